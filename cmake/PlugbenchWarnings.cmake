@@ -1,0 +1,13 @@
+# Warnings for everything plugbench compiles; errors too where PLUGBENCH_WERROR is on (CI).
+add_library(plugbench_warnings INTERFACE)
+target_compile_options(plugbench_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wpedantic>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${PLUGBENCH_WERROR}>>:-Werror>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${PLUGBENCH_WERROR}>>:-Werror=all-warnings>)
+
+if(PLUGBENCH_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${PLUGBENCH_SANITIZE}>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=${PLUGBENCH_SANITIZE})
+endif()

@@ -1,0 +1,321 @@
+// harness_app.cpp: discovery, the matrix, calibration, the cells, derived figures, the output.
+#include "harness_app.hpp"
+
+#include "calibration.hpp"
+#include "cell_runner.hpp"
+#include "host_info.hpp"
+#include "matrix.hpp"
+#include "report_table.hpp"
+#include "results_json.hpp"
+#include "sizes.hpp"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace plugbench {
+namespace {
+
+// Sessions are opened once per plugin, on first use, and kept for the whole run.
+class SessionPool {
+ public:
+  explicit SessionPool(int device) : device_(device) {}
+
+  // The session, or null with `why` set when the plugin cannot open one.
+  const PluginSession* get(const PluginRecord& plugin, std::string& why) {
+    auto it = sessions_.find(plugin.name);
+    if (it == sessions_.end()) {
+      Entry entry;
+      try {
+        entry.session = std::make_unique<PluginSession>(plugin, device_);
+      } catch (const PluginCallError& e) {
+        entry.why = e.what();
+      }
+      it = sessions_.emplace(plugin.name, std::move(entry)).first;
+    }
+    why = it->second.why;
+    return it->second.session.get();
+  }
+
+ private:
+  struct Entry {
+    std::unique_ptr<PluginSession> session;
+    std::string why;
+  };
+  int device_;
+  std::map<std::string, Entry> sessions_;
+};
+
+class Progress {
+ public:
+  Progress(bool quiet, std::size_t total) : quiet_(quiet), total_(total) {}
+  void show(const std::string& what) {
+    if (quiet_) return;
+    ++done_;
+    std::cerr << "\r\033[K[" << done_ << "/" << total_ << "] " << what << std::flush;
+  }
+  void note(const std::string& what) {
+    if (!quiet_) std::cerr << "\r\033[K" << what << std::flush;
+  }
+  void finish() {
+    if (!quiet_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ private:
+  bool quiet_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+};
+
+// GB/s, % of peak, work rate and speedups, once every cell of a problem has run.
+void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
+                    const std::map<std::string, double>& peak_by_plugin) {
+  const CellResult* base = nullptr;
+  for (const CellResult& cell : cells) {
+    if (cell.plugin == baseline && cell.status == status::ok && cell.kernel) {
+      base = &cell;
+      break;
+    }
+  }
+  for (CellResult& cell : cells) {
+    if (!cell.kernel || !cell.traffic || cell.kernel->median_ms <= 0) continue;
+    double seconds = cell.kernel->median_ms / 1e3;
+    const Traffic& traffic = *cell.traffic;
+    if (traffic.work_unit.empty()) {
+      cell.gbps = traffic.bytes() / seconds / 1e9;
+      if (auto peak = peak_by_plugin.find(cell.plugin); peak != peak_by_plugin.end() && peak->second > 0) {
+        cell.percent_of_peak = 100 * *cell.gbps / peak->second;
+      }
+    }
+    cell.work_rate = (traffic.work > 0 ? traffic.work : double(cell.shape.n)) / seconds;
+    if (base) {
+      cell.baseline = base->plugin + "/" + base->variant;
+      cell.speedup = base->kernel->median_ms / cell.kernel->median_ms;
+      if (base->end_to_end && cell.end_to_end && cell.end_to_end->median_ms > 0) {
+        cell.speedup_end_to_end = base->end_to_end->median_ms / cell.end_to_end->median_ms;
+      }
+    }
+  }
+}
+
+CellResult decided_cell(const ProblemSpec& spec, const PlannedCell& planned) {
+  CellResult cell;
+  cell.workload = spec.workload->name();
+  cell.plugin = planned.plugin->name;
+  cell.variant = planned.kernel ? planned.kernel->variant : "";
+  cell.distribution = spec.distribution;
+  cell.shape = spec.shape;
+  cell.status = planned.status;
+  cell.message = planned.message;
+  cell.memory_space = planned.plugin->memory_space == PB_MEMORY_DEVICE ? "device" : "host";
+  return cell;
+}
+
+RunSettings settings_from(const Options& options) {
+  RunSettings settings;
+  settings.cache = options.cache;
+  settings.host_memory = options.host_memory;
+  settings.repetitions = options.repetitions;
+  settings.min_time = options.min_time;
+  settings.warmup = options.warmup;
+  settings.cell_budget = options.cell_budget;
+  return settings;
+}
+
+nlohmann::json run_settings_json(const Options& options) {
+  return {{"cache", options.cache == CacheMode::cold ? "cold" : "warm"},
+          {"host_memory", options.host_memory == HostMemoryMode::pageable ? "pageable"
+                          : options.host_memory == HostMemoryMode::pinned ? "pinned"
+                                                                          : "both"},
+          {"repetitions", options.repetitions ? nlohmann::json(*options.repetitions)
+                                              : nlohmann::json("automatic")},
+          {"min_time_s", options.min_time},
+          {"warmup", options.warmup},
+          {"cell_budget_s", options.cell_budget},
+          {"baseline", options.baseline},
+          {"device", options.device}};
+}
+
+int exit_code_for(const std::vector<CellResult>& cells) {
+  bool failed = false, errored = false;
+  for (const CellResult& cell : cells) {
+    failed = failed || cell.status == status::failed;
+    errored = errored || cell.counts_as_error();
+  }
+  if (errored) return kExitCellError;
+  if (failed) return kExitVerificationFailed;
+  return kExitOk;
+}
+
+int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
+               const Matrix& matrix) {
+  Progress progress(options.quiet, matrix.cells_to_run());
+  SessionPool sessions(options.device);
+  std::vector<PeakBandwidth> peaks;
+  std::map<std::string, double> peak_by_plugin;
+  nlohmann::json devices = nlohmann::json::array();
+
+  progress.note("calibrating host memory bandwidth...");
+  peaks.push_back(calibrate_host_peak());
+  for (const PluginRecord* plugin : matrix.plugins) {
+    if (plugin->state != PluginState::available) continue;
+    if (plugin->memory_space == PB_MEMORY_HOST) {
+      peak_by_plugin[plugin->name] = peaks.front().gbps;
+      continue;
+    }
+    std::string why;
+    const PluginSession* session = sessions.get(*plugin, why);
+    if (!session) continue;
+    if (auto info = session->device_info()) {
+      nlohmann::json device = to_json(*info);
+      device["reported_by"] = plugin->name;
+      devices.push_back(device);
+    }
+    try {
+      progress.note("calibrating " + plugin->name + " device memory bandwidth...");
+      peaks.push_back(calibrate_plugin_peak(*session));
+      peak_by_plugin[plugin->name] = peaks.back().gbps;
+    } catch (const PluginCallError& e) {
+      std::cerr << "harness: could not calibrate " << plugin->name << ": " << e.what() << "\n";
+    }
+  }
+
+  RunSettings settings = settings_from(options);
+  std::vector<CellResult> all_cells;
+  for (const PlannedProblem& planned : matrix.problems) {
+    const ProblemSpec& spec = planned.spec;
+    std::string label = spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " +
+                        spec.distribution;
+    progress.note("generating " + label + " and its reference...");
+    ProblemData problem = spec.workload->generate(spec.shape, spec.distribution);
+    std::shared_ptr<const Reference> reference = spec.workload->reference(problem);
+
+    std::vector<CellResult> cells;
+    for (const PlannedCell& planned_cell : planned.cells) {
+      if (!planned_cell.status.empty()) {
+        cells.push_back(decided_cell(spec, planned_cell));
+        continue;
+      }
+      progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
+      std::string why;
+      const PluginSession* session = sessions.get(*planned_cell.plugin, why);
+      if (!session) {
+        PlannedCell unavailable = planned_cell;
+        unavailable.status = status::unavailable;
+        unavailable.message = why;
+        cells.push_back(decided_cell(spec, unavailable));
+        continue;
+      }
+      cells.push_back(
+          run_cell(*spec.workload, problem, *reference, *session, *planned_cell.kernel, settings));
+    }
+    for (CellResult& cell : cells) cell.size_text = spec.size_text;
+    derive_figures(cells, options.baseline, peak_by_plugin);
+    progress.finish();
+    print_problem_table(std::cout, spec, cells, options.baseline);
+    all_cells.insert(all_cells.end(), cells.begin(), cells.end());
+  }
+  progress.finish();
+
+  int code = exit_code_for(all_cells);
+  std::size_t ok = 0, failed = 0, errors = 0, other = 0;
+  for (const CellResult& cell : all_cells) {
+    if (cell.status == status::ok) ++ok;
+    else if (cell.status == status::failed) ++failed;
+    else if (cell.counts_as_error()) ++errors;
+    else ++other;
+  }
+  std::cout << "\n" << all_cells.size() << " cells: " << ok << " ok, " << failed
+            << " failed verification, " << errors << " errors, " << other
+            << " unavailable or unsupported\n";
+
+  if (options.write_json) {
+    nlohmann::json document;
+    document["schema_version"] = kSchemaVersion;
+    document["complete"] = true;
+    document["context"]["time"] = utc_timestamp();
+    document["context"]["command_line"] = options.command_line;
+    document["context"]["host"] = host_description();
+    document["context"]["build"] = build_description();
+    document["context"]["settings"] = run_settings_json(options);
+    document["context"]["devices"] = devices;
+    document["context"]["peaks"] = nlohmann::json::array();
+    for (const PeakBandwidth& peak : peaks) document["context"]["peaks"].push_back(to_json(peak));
+    document["context"]["plugins"] = nlohmann::json::array();
+    for (const PluginRecord& plugin : plugins) {
+      nlohmann::json entry = to_json(plugin);
+      if (auto it = peak_by_plugin.find(plugin.name); it != peak_by_plugin.end()) {
+        entry["peak_gbps"] = it->second;
+      }
+      document["context"]["plugins"].push_back(entry);
+    }
+    document["results"] = nlohmann::json::array();
+    for (const CellResult& cell : all_cells) document["results"].push_back(to_json(cell));
+    std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
+    try {
+      write_json_atomically(document, path);
+      std::cout << "results: " << path << "\n";
+    } catch (const std::exception& e) {
+      std::cerr << "harness: " << e.what() << "\n";
+      return kExitOutputError;
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+int run_harness(int argc, const char* const* argv) {
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::cout << usage_text();
+    return kExitOk;
+  }
+  if (options.version) {
+    std::cout << "plugbench harness " << PLUGBENCH_VERSION << " (plugin ABI " << PB_ABI_MAJOR << "."
+              << PB_ABI_MINOR << ")\n";
+    return kExitOk;
+  }
+  std::vector<PluginFolder> folders = plugin_search_path(options.plugin_dirs);
+  std::vector<PluginRecord> plugins;
+  try {
+    plugins = discover_plugins(folders);
+  } catch (const PluginFolderError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.list) {
+    print_listing(std::cout, folders, plugins);
+    return kExitOk;
+  }
+  for (const PluginRecord& plugin : plugins) {
+    if (plugin.state == PluginState::broken && !options.quiet) {
+      std::cerr << "harness: ignoring " << plugin.path << ": " << plugin.reason << "\n";
+    }
+  }
+  Matrix matrix;
+  try {
+    matrix = plan_matrix(options, plugins);
+  } catch (const UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.dry_run) {
+    print_dry_run(std::cout, matrix);
+    return kExitOk;
+  }
+  if (matrix.cells_to_run() == 0 && matrix.problems.empty()) {
+    std::cerr << "harness: nothing to run (no available plugin implements the selected "
+                 "workloads; see harness --list)\n";
+    return kExitUsage;
+  }
+  return run_matrix(options, plugins, matrix);
+}
+
+}  // namespace plugbench

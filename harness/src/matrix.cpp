@@ -1,0 +1,204 @@
+// matrix.cpp: selection of plugins, workloads, distributions, sizes and variants.
+#include "matrix.hpp"
+
+#include "sizes.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace plugbench {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::vector<const PluginRecord*> select_plugins(const Options& options,
+                                                const std::vector<PluginRecord>& plugins,
+                                                bool& named_explicitly) {
+  std::vector<const PluginRecord*> selected;
+  named_explicitly = !contains(options.plugins, "all");
+  if (!named_explicitly) {
+    for (const PluginRecord& plugin : plugins) {
+      if (plugin.state == PluginState::available) selected.push_back(&plugin);
+    }
+  } else {
+    for (const std::string& name : options.plugins) {
+      auto it = std::find_if(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
+        return p.state != PluginState::broken && p.name == name;
+      });
+      if (it == plugins.end()) {
+        std::vector<std::string> known;
+        for (const PluginRecord& p : plugins) {
+          known.push_back(p.name + " (" + to_string(p.state) + ")");
+        }
+        throw UsageError("unknown plugin '" + name + "'; plugins found: " +
+                         (known.empty() ? std::string("none (see --plugin-dir)") : join(known)) +
+                         ", or 'all'");
+      }
+      if (std::find(selected.begin(), selected.end(), &*it) == selected.end()) {
+        selected.push_back(&*it);
+      }
+    }
+  }
+  // Baseline first, then host plugins, then device plugins, each by name.
+  std::stable_sort(selected.begin(), selected.end(), [&](const PluginRecord* a, const PluginRecord* b) {
+    auto key = [&](const PluginRecord* p) {
+      return std::make_tuple(p->name != options.baseline, p->memory_space, p->name);
+    };
+    return key(a) < key(b);
+  });
+  return selected;
+}
+
+std::vector<const Workload*> select_workloads(const Options& options) {
+  std::vector<const Workload*> all = WorkloadRegistry::instance().all();
+  if (contains(options.workloads, "all")) return all;
+  std::vector<const Workload*> selected;
+  for (const std::string& name : options.workloads) {
+    const Workload* workload = WorkloadRegistry::instance().find(name);
+    if (workload == nullptr) {
+      std::vector<std::string> names;
+      for (const Workload* w : all) names.push_back(w->name());
+      throw UsageError("unknown workload '" + name + "'; valid: " + join(names) + ", or 'all'");
+    }
+    if (std::find(selected.begin(), selected.end(), workload) == selected.end()) {
+      selected.push_back(workload);
+    }
+  }
+  return selected;
+}
+
+std::vector<std::string> select_distributions(const Options& options, const Workload& workload) {
+  std::vector<std::string> known = workload.distributions();
+  if (options.distributions.empty()) return {known.front()};
+  if (contains(options.distributions, "all")) return known;
+  std::vector<std::string> selected;
+  for (const std::string& name : options.distributions) {
+    if (contains(known, name)) selected.push_back(name);
+  }
+  return selected;
+}
+
+void check_distribution_names(const Options& options,
+                              const std::vector<const Workload*>& workloads) {
+  for (const std::string& name : options.distributions) {
+    if (name == "all") continue;
+    bool found = std::any_of(workloads.begin(), workloads.end(), [&](const Workload* w) {
+      return contains(w->distributions(), name);
+    });
+    if (!found) {
+      std::vector<std::string> valid;
+      for (const Workload* w : workloads) valid.push_back(w->name() + ": " + join(w->distributions(), "/"));
+      throw UsageError("unknown distribution '" + name + "' for the selected workloads; valid: " +
+                       join(valid, "; ") + ", or 'all'");
+    }
+  }
+}
+
+std::vector<std::pair<Shape, std::string>> shapes_for(const Workload& workload,
+                                                      const std::vector<SizeRequest>& requests) {
+  std::vector<std::pair<Shape, std::string>> shapes;
+  for (const SizeRequest& request : requests) {
+    Shape shape;
+    if (request.is_shape()) {
+      shape = workload.is_image() ? Shape{request.n, request.width, request.height}
+                                  : Shape{request.n, request.n, 1};
+    } else {
+      shape = workload.shape_for_count(request.n);
+    }
+    bool seen = std::any_of(shapes.begin(), shapes.end(),
+                            [&](const auto& entry) { return entry.first == shape; });
+    if (!seen) shapes.emplace_back(shape, request.text);
+  }
+  return shapes;
+}
+
+std::vector<SizeRequest> parse_size_option(const std::string& text) {
+  try {
+    return parse_sizes(text);
+  } catch (const SizeError& e) {
+    throw UsageError(std::string("--sizes: ") + e.what());
+  }
+}
+
+}  // namespace
+
+std::string join(const std::vector<std::string>& names, const std::string& separator) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
+  return text;
+}
+
+std::size_t Matrix::cells_to_run() const {
+  std::size_t count = 0;
+  for (const PlannedProblem& problem : problems) {
+    for (const PlannedCell& cell : problem.cells) count += cell.status.empty() ? 1 : 0;
+  }
+  return count;
+}
+
+Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins) {
+  Matrix matrix;
+  bool plugins_named = false;
+  matrix.plugins = select_plugins(options, plugins, plugins_named);
+  std::vector<const Workload*> workloads = select_workloads(options);
+  check_distribution_names(options, workloads);
+  bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
+    return p.state != PluginState::broken && p.name == options.baseline;
+  });
+  if (!baseline_known && options.baseline_given) {
+    throw UsageError("--baseline '" + options.baseline + "' is not a plugin that was found");
+  }
+  std::vector<SizeRequest> user_sizes;
+  if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
+
+  bool all_variants = contains(options.variants, "all");
+  std::set<std::string> variants_seen;
+  for (const Workload* workload : workloads) {
+    std::vector<SizeRequest> requests = user_sizes;
+    if (options.sizes.empty()) {
+      for (const std::string& text : workload->default_sizes()) {
+        for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
+      }
+    }
+    for (const std::string& distribution : select_distributions(options, *workload)) {
+      for (const auto& [shape, text] : shapes_for(*workload, requests)) {
+        PlannedProblem problem{{workload, distribution, shape, text}, {}};
+        for (const PluginRecord* plugin : matrix.plugins) {
+          if (plugin->state != PluginState::available) {
+            problem.cells.push_back({plugin, nullptr, "unavailable", plugin->reason});
+            continue;
+          }
+          bool has_workload = false;
+          for (const KernelRecord& kernel : plugin->kernels) {
+            if (kernel.workload != workload->name()) continue;
+            has_workload = true;
+            variants_seen.insert(kernel.variant);
+            bool wanted = all_variants ? (kernel.flags & PB_KERNEL_OPT_IN) == 0
+                                       : contains(options.variants, kernel.variant);
+            if (wanted) problem.cells.push_back({plugin, &kernel, "", ""});
+          }
+          if (!has_workload && plugins_named) {
+            problem.cells.push_back({plugin, nullptr, "unsupported",
+                                     plugin->name + " has no kernel for " + workload->name()});
+          }
+        }
+        if (!problem.cells.empty()) matrix.problems.push_back(std::move(problem));
+      }
+    }
+  }
+  if (!all_variants) {
+    for (const std::string& variant : options.variants) {
+      if (!variants_seen.count(variant)) {
+        throw UsageError("unknown variant '" + variant + "' for the selected plugins and " +
+                         "workloads; valid: " +
+                         join(std::vector<std::string>(variants_seen.begin(), variants_seen.end())) +
+                         ", or 'all'");
+      }
+    }
+  }
+  return matrix;
+}
+
+}  // namespace plugbench

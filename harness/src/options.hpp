@@ -1,0 +1,57 @@
+// options.hpp: the command line (Boost.Program_options), parsed into one plain struct.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// A mistake on the command line: the message says what and lists the valid choices. Exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class CacheMode { cold, warm };
+enum class HostMemoryMode { pageable, pinned, both };
+
+struct Options {
+  bool help = false;
+  bool version = false;
+  bool list = false;
+  bool dry_run = false;
+  bool quiet = false;
+  std::vector<std::string> plugins = {"all"};
+  std::vector<std::string> workloads = {"all"};
+  std::vector<std::string> distributions;  // empty: each workload's default
+  std::vector<std::string> variants = {"all"};
+  std::string sizes;                       // empty: each workload's default sizes
+  std::optional<int> repetitions;          // empty: automatic (see kDefaultRepetitions)
+  double min_time = 0;                     // seconds per repetition; 0: one call per sample
+  int warmup = 1;
+  double cell_budget = 2.0;                // seconds of samples per cell when automatic
+  CacheMode cache = CacheMode::cold;
+  HostMemoryMode host_memory = HostMemoryMode::pageable;
+  std::vector<std::string> plugin_dirs;
+  std::string json_path;                   // empty: results/<host>-<time>.json
+  bool write_json = true;
+  std::string baseline = "cpu_serial";
+  bool baseline_given = false;  // named by the user: then it must exist
+  int device = 0;
+  std::string command_line;
+};
+
+constexpr int kDefaultRepetitions = 20;
+constexpr int kMinAutomaticRepetitions = 3;
+
+// Parses argv; throws UsageError. The help text comes from usage_text().
+Options parse_options(int argc, const char* const* argv);
+std::string usage_text();
+
+// Splits "a,b , c" into {"a","b","c"}; throws UsageError on an empty entry.
+std::vector<std::string> split_list(const std::string& text, const std::string& option);
+
+}  // namespace plugbench

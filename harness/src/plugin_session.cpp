@@ -1,0 +1,88 @@
+// plugin_session.cpp: sessions and buffers of a plugin.
+#include "plugin_session.hpp"
+
+namespace plugbench {
+
+void check_call(pb_status status, const std::string& what, const ErrorBuffer& error) {
+  if (status == PB_OK) return;
+  std::string message = error.text();
+  throw PluginCallError(status, what + " failed" + (message.empty() ? "" : ": " + message));
+}
+
+PluginSession::PluginSession(const PluginRecord& plugin, int device) : plugin_(plugin) {
+  ErrorBuffer error;
+  check_call(table().open(device, &handle_, error.get()),
+             "opening a session of " + plugin.name + " on device " + std::to_string(device), error);
+}
+
+PluginSession::~PluginSession() {
+  if (handle_) table().close(handle_);
+}
+
+std::optional<pb_device_info> PluginSession::device_info() const {
+  if (table().device_info == nullptr) return std::nullopt;
+  pb_device_info info{};
+  info.struct_size = sizeof info;
+  ErrorBuffer error;
+  if (table().device_info(handle_, &info, error.get()) != PB_OK) return std::nullopt;
+  return info;
+}
+
+void PluginSession::sync() const {
+  ErrorBuffer error;
+  check_call(table().sync(handle_, error.get()), "sync", error);
+}
+
+void PluginSession::flush_cache() const {
+  if (table().flush_cache == nullptr) return;
+  ErrorBuffer error;
+  check_call(table().flush_cache(handle_, error.get()), "flush_cache", error);
+}
+
+PluginBuffer::PluginBuffer(const PluginSession& session, std::uint64_t bytes)
+    : session_(&session), bytes_(bytes) {
+  ErrorBuffer error;
+  check_call(session.table().alloc(session.handle(), bytes, &pointer_, error.get()),
+             "allocating " + std::to_string(bytes) + " bytes", error);
+}
+
+PluginBuffer::~PluginBuffer() {
+  if (pointer_) session_->table().release(session_->handle(), pointer_);
+}
+
+PluginBuffer::PluginBuffer(PluginBuffer&& other) noexcept
+    : session_(other.session_), pointer_(other.pointer_), bytes_(other.bytes_) {
+  other.pointer_ = nullptr;
+}
+
+void PluginBuffer::copy_in(const void* host_source, std::uint64_t bytes) const {
+  ErrorBuffer error;
+  check_call(session_->table().copy_in(session_->handle(), pointer_, host_source, bytes,
+                                       error.get()),
+             "copy_in", error);
+}
+
+void PluginBuffer::copy_out(void* host_target, std::uint64_t bytes) const {
+  ErrorBuffer error;
+  check_call(session_->table().copy_out(session_->handle(), host_target, pointer_, bytes,
+                                        error.get()),
+             "copy_out", error);
+}
+
+HostStaging::HostStaging(const PluginSession& session, std::uint64_t bytes, pb_host_memory kind)
+    : session_(&session), kind_(kind) {
+  ErrorBuffer error;
+  check_call(session.table().alloc_host(session.handle(), bytes, kind, &pointer_, error.get()),
+             "allocating " + std::to_string(bytes) + " bytes of host staging memory", error);
+}
+
+HostStaging::~HostStaging() {
+  if (pointer_) session_->table().release_host(session_->handle(), pointer_, kind_);
+}
+
+HostStaging::HostStaging(HostStaging&& other) noexcept
+    : session_(other.session_), pointer_(other.pointer_), kind_(other.kind_) {
+  other.pointer_ = nullptr;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,184 @@
+// results_json.cpp: results as JSON. Numbers that do not exist are null, never NaN.
+#include "results_json.hpp"
+
+#include "host_info.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace plugbench {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  if (!value || !std::isfinite(*value)) return nullptr;
+  return *value;
+}
+
+nlohmann::json finite(double value) { return std::isfinite(value) ? nlohmann::json(value) : nullptr; }
+
+nlohmann::json flag_names(std::uint32_t flags) {
+  nlohmann::json names = nlohmann::json::array();
+  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) names.push_back("synchronizes_host");
+  if (flags & PB_KERNEL_ALLOCATES) names.push_back("allocates");
+  if (flags & PB_KERNEL_OPT_IN) names.push_back("opt_in");
+  return names;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const TimeStats& stats) {
+  return {{"median_ms", finite(stats.median_ms)}, {"mean_ms", finite(stats.mean_ms)},
+          {"min_ms", finite(stats.min_ms)},       {"max_ms", finite(stats.max_ms)},
+          {"stddev_ms", finite(stats.stddev_ms)}, {"cv", finite(stats.cv)},
+          {"repetitions", stats.repetitions},     {"iterations", stats.iterations}};
+}
+
+nlohmann::json to_json(const CellResult& cell) {
+  nlohmann::json j;
+  j["workload"] = cell.workload;
+  j["plugin"] = cell.plugin;
+  j["variant"] = cell.variant;
+  j["n"] = cell.shape.n;
+  j["shape"] = {{"width", cell.shape.width}, {"height", cell.shape.height}};
+  j["size"] = cell.size_text;
+  j["distribution"] = cell.distribution;
+  j["status"] = cell.status;
+  j["message"] = cell.message;
+  j["flags"] = flag_names(cell.flags);
+  j["memory_space"] = cell.memory_space;
+  j["workspace_bytes"] = cell.workspace_bytes;
+  nlohmann::json time = nlohmann::json::object();
+  time["kernel"] = cell.kernel ? to_json(*cell.kernel) : nlohmann::json(nullptr);
+  time["end_to_end"] = cell.end_to_end ? to_json(*cell.end_to_end) : nlohmann::json(nullptr);
+  j["time"] = time;
+  j["transfers"] = nlohmann::json::array();
+  for (const TransferResult& transfer : cell.transfers) {
+    j["transfers"].push_back({{"host_memory", transfer.host_memory},
+                              {"copy_in", to_json(transfer.copy_in)},
+                              {"copy_out", to_json(transfer.copy_out)},
+                              {"end_to_end", to_json(transfer.end_to_end)}});
+  }
+  if (cell.traffic) {
+    j["traffic"] = {{"bytes_read", cell.traffic->bytes_read},
+                    {"bytes_written", cell.traffic->bytes_written},
+                    {"work", cell.traffic->work},
+                    {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit}};
+  } else {
+    j["traffic"] = nullptr;
+  }
+  j["gbps"] = optional_number(cell.gbps);
+  j["percent_of_peak"] = optional_number(cell.percent_of_peak);
+  j["work_rate"] = optional_number(cell.work_rate);
+  j["speedup"] = optional_number(cell.speedup);
+  j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
+  j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
+  if (cell.verification) {
+    const Verification& v = *cell.verification;
+    j["verification"] = {{"passed", v.passed},          {"compared", v.compared},
+                         {"error_measure", v.error_measure}, {"error", finite(v.error)},
+                         {"tolerance", finite(v.tolerance)}, {"detail", v.detail}};
+  } else {
+    j["verification"] = nullptr;
+  }
+  return j;
+}
+
+nlohmann::json to_json(const PluginRecord& plugin) {
+  nlohmann::json j;
+  j["name"] = plugin.name;
+  j["path"] = plugin.path;
+  j["found_in"] = plugin.found_in;
+  j["status"] = to_string(plugin.state);
+  j["reason"] = plugin.reason;
+  j["version"] = plugin.version;
+  j["description"] = plugin.description;
+  j["abi"] = plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor)
+                          : "";
+  j["memory_space"] = plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host";
+  j["build_info"] = nlohmann::json::object();
+  for (const auto& [key, value] : plugin.build_info) j["build_info"][key] = value;
+  j["kernels"] = nlohmann::json::array();
+  for (const KernelRecord& kernel : plugin.kernels) {
+    j["kernels"].push_back({{"workload", kernel.workload},
+                            {"variant", kernel.variant},
+                            {"description", kernel.description},
+                            {"flags", flag_names(kernel.flags)},
+                            {"max_n", kernel.max_n}});
+  }
+  return j;
+}
+
+nlohmann::json to_json(const PeakBandwidth& peak) {
+  return {{"memory_space", peak.memory_space}, {"measured_by", peak.measured_by},
+          {"device", peak.device},             {"bytes", peak.bytes},
+          {"gbps", finite(peak.gbps)},         {"median_ms", finite(peak.median_ms)}};
+}
+
+nlohmann::json to_json(const pb_device_info& device) {
+  return {{"index", device.index},
+          {"name", device.name},
+          {"architecture", device.architecture},
+          {"memory_bytes", device.memory_bytes},
+          {"multiprocessors", device.multiprocessors},
+          {"clock_khz", device.clock_khz},
+          {"memory_clock_khz", device.memory_clock_khz},
+          {"memory_bus_bits", device.memory_bus_bits},
+          {"l2_bytes", device.l2_bytes},
+          {"driver_version", device.driver_version},
+          {"runtime_version", device.runtime_version}};
+}
+
+void write_json_atomically(const nlohmann::json& document, const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  std::error_code error;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
+  if (error) {
+    throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
+  }
+  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  std::string text = document.dump(2) + "\n";
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
+  }
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      throw std::runtime_error("cannot write '" + temporary + "': " + why);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot flush '" + temporary + "': " + why);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "': " + why);
+  }
+}
+
+std::string default_results_path() {
+  std::string stamp = utc_timestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  return "results/" + host_name() + "-" + stamp + ".json";
+}
+
+}  // namespace plugbench

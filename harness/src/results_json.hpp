@@ -1,0 +1,32 @@
+// results_json.hpp: the versioned results file (described by results/schema.json), written
+// atomically: a temporary file in the same folder, flushed, then renamed over the target.
+#pragma once
+
+#include "calibration.hpp"
+#include "cell_result.hpp"
+#include "plugin_loader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// Bumped when a field changes meaning or is removed; adding fields keeps the version.
+constexpr int kSchemaVersion = 1;
+
+nlohmann::json to_json(const TimeStats& stats);
+nlohmann::json to_json(const CellResult& cell);
+nlohmann::json to_json(const PluginRecord& plugin);
+nlohmann::json to_json(const PeakBandwidth& peak);
+nlohmann::json to_json(const pb_device_info& device);
+
+// Writes `document` to `path` so that the file is either the old one or the complete new one.
+// Throws std::runtime_error naming the path and the problem.
+void write_json_atomically(const nlohmann::json& document, const std::string& path);
+
+// results/<host>-<UTC time>.json, relative to the current folder.
+std::string default_results_path();
+
+}  // namespace plugbench
