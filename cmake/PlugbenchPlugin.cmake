@@ -10,6 +10,9 @@ function(plugbench_add_plugin)
   target_link_libraries(${target} PRIVATE plugbench::plugin_sdk ${PLUGIN_LIBRARIES})
   if(NOT PLUGIN_OUTPUT_DIRECTORY)
     set(PLUGIN_OUTPUT_DIRECTORY "${PLUGBENCH_PLUGIN_OUTPUT_DIR}")
+    if(TARGET plugbench_shipped_plugins)  # the tests run every shipped plugin
+      add_dependencies(plugbench_shipped_plugins ${target})
+    endif()
   endif()
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME "plugbench_${PLUGIN_NAME}"

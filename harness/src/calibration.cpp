@@ -30,8 +30,8 @@ std::uint64_t host_copy_bytes() {
 PeakBandwidth calibrate_host_peak() {
   PeakBandwidth peak;
   peak.memory_space = "host";
-  peak.measured_by = "harness: parallel memcpy on " + std::to_string(omp_get_max_threads()) +
-                     " OpenMP threads";
+  peak.measured_by =
+      "harness: parallel memcpy on " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
   peak.bytes = host_copy_bytes();
   std::unique_ptr<char[]> source(new char[peak.bytes]);
   std::unique_ptr<char[]> target(new char[peak.bytes]);
@@ -41,7 +41,8 @@ PeakBandwidth calibrate_host_peak() {
     {
       std::int64_t threads = omp_get_num_threads(), id = omp_get_thread_num();
       std::int64_t begin = bytes * id / threads, end = bytes * (id + 1) / threads;
-      std::memcpy(target.get() + begin, source.get() + begin, static_cast<std::size_t>(end - begin));
+      std::memcpy(target.get() + begin, source.get() + begin,
+                  static_cast<std::size_t>(end - begin));
     }
   };
   // First touch by the same threads that copy, so pages sit near them.

@@ -52,7 +52,7 @@ struct CellResult {
   std::optional<double> work_rate;        // work items per second (Mandelbrot: iterations/s)
   std::optional<double> speedup;          // baseline median kernel time / this one
   std::optional<double> speedup_end_to_end;
-  std::string baseline;                   // "plugin/variant" the speedups refer to
+  std::string baseline;  // "plugin/variant" the speedups refer to
 
   bool counts_as_error() const { return status == status::error || status == status::oom; }
 };

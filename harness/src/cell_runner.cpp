@@ -24,9 +24,9 @@ std::uint64_t workspace_bytes_for(const PluginSession& session, const KernelReco
   if (kernel.table->workspace_bytes == nullptr) return 0;
   std::uint64_t bytes = 0;
   ErrorBuffer error;
-  check_call(kernel.table->workspace_bytes(kernel.table, session.handle(), &params, &bytes,
-                                           error.get()),
-             "workspace_bytes", error);
+  check_call(
+      kernel.table->workspace_bytes(kernel.table, session.handle(), &params, &bytes, error.get()),
+      "workspace_bytes", error);
   return bytes;
 }
 
@@ -53,8 +53,8 @@ CellBuffers allocate_buffers(const PluginSession& session, const ProblemData& pr
   return buffers;
 }
 
-void call_kernel(const PluginSession& session, const KernelRecord& kernel,
-                 const pb_problem& params, const pb_buffers& buffers) {
+void call_kernel(const PluginSession& session, const KernelRecord& kernel, const pb_problem& params,
+                 const pb_buffers& buffers) {
   ErrorBuffer error;
   check_call(kernel.table->run(kernel.table, session.handle(), &params, &buffers, error.get()),
              "the kernel", error);
@@ -115,7 +115,8 @@ TransferResult measure_transfers(const ProblemData& problem, const PluginSession
         buffers.inputs[i].copy_in(input_sources[i], problem.inputs[i].size_bytes());
       }
     });
-    s.parts_ms["kernel"] = session.timed([&] { call_kernel(session, kernel, params, buffers.view); });
+    s.parts_ms["kernel"] =
+        session.timed([&] { call_kernel(session, kernel, params, buffers.view); });
     s.parts_ms["copy_out"] = session.timed([&] {
       for (std::size_t i = 0; i < buffers.outputs.size(); ++i) {
         buffers.outputs[i].copy_out(output_targets[i], pageable_outputs[i].size_bytes());
@@ -137,11 +138,16 @@ TransferResult measure_transfers(const ProblemData& problem, const PluginSession
 
 const char* cell_status_for(pb_status code) {
   switch (code) {
-    case PB_OK: return status::ok;
-    case PB_UNSUPPORTED: return status::unsupported;
-    case PB_OUT_OF_MEMORY: return status::oom;
-    case PB_UNAVAILABLE: return status::unavailable;
-    case PB_ERROR: break;
+    case PB_OK:
+      return status::ok;
+    case PB_UNSUPPORTED:
+      return status::unsupported;
+    case PB_OUT_OF_MEMORY:
+      return status::oom;
+    case PB_UNAVAILABLE:
+      return status::unavailable;
+    case PB_ERROR:
+      break;
   }
   return status::error;
 }
@@ -149,8 +155,8 @@ const char* cell_status_for(pb_status code) {
 int automatic_repetitions(double call_ms, double cell_budget_seconds) {
   if (call_ms <= 0) return kDefaultRepetitions;
   double fitting = cell_budget_seconds * 1e3 / call_ms;
-  return static_cast<int>(
-      std::clamp(std::floor(fitting), double{kMinAutomaticRepetitions}, double{kDefaultRepetitions}));
+  return static_cast<int>(std::clamp(std::floor(fitting), double{kMinAutomaticRepetitions},
+                                     double{kDefaultRepetitions}));
 }
 
 CellResult run_cell(const Workload& workload, const ProblemData& problem,
@@ -189,8 +195,8 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
     session.sync();
 
     MeasureSettings measure_with;
-    measure_with.repetitions = settings.repetitions.value_or(
-        automatic_repetitions(call_ms, settings.cell_budget));
+    measure_with.repetitions =
+        settings.repetitions.value_or(automatic_repetitions(call_ms, settings.cell_budget));
     measure_with.min_time = settings.min_time;
     std::string name = cell.workload + "/" + cell.plugin + "/" + cell.variant + "/" +
                        std::to_string(problem.shape.n) + "/" + cell.distribution;
@@ -217,8 +223,7 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
           automatic_repetitions(2 * round_trip_ms, settings.cell_budget));
       for (pb_host_memory kind : kinds) {
         cell.transfers.push_back(measure_transfers(problem, session, kernel, params, buffers, kind,
-                                                   settings, transfer_with,
-                                                   name + "/end_to_end"));
+                                                   settings, transfer_with, name + "/end_to_end"));
       }
       cell.end_to_end = cell.transfers.front().end_to_end;
     } else {

@@ -83,7 +83,8 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
     const Traffic& traffic = *cell.traffic;
     if (traffic.work_unit.empty()) {
       cell.gbps = traffic.bytes() / seconds / 1e9;
-      if (auto peak = peak_by_plugin.find(cell.plugin); peak != peak_by_plugin.end() && peak->second > 0) {
+      if (auto peak = peak_by_plugin.find(cell.plugin);
+          peak != peak_by_plugin.end() && peak->second > 0) {
         cell.percent_of_peak = 100 * *cell.gbps / peak->second;
       }
     }
@@ -184,8 +185,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   std::vector<CellResult> all_cells;
   for (const PlannedProblem& planned : matrix.problems) {
     const ProblemSpec& spec = planned.spec;
-    std::string label = spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " +
-                        spec.distribution;
+    std::string label =
+        spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
     progress.note("generating " + label + " and its reference...");
     ProblemData problem = spec.workload->generate(spec.shape, spec.distribution);
     std::shared_ptr<const Reference> reference = spec.workload->reference(problem);
@@ -220,14 +221,18 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   int code = exit_code_for(all_cells);
   std::size_t ok = 0, failed = 0, errors = 0, other = 0;
   for (const CellResult& cell : all_cells) {
-    if (cell.status == status::ok) ++ok;
-    else if (cell.status == status::failed) ++failed;
-    else if (cell.counts_as_error()) ++errors;
-    else ++other;
+    if (cell.status == status::ok)
+      ++ok;
+    else if (cell.status == status::failed)
+      ++failed;
+    else if (cell.counts_as_error())
+      ++errors;
+    else
+      ++other;
   }
-  std::cout << "\n" << all_cells.size() << " cells: " << ok << " ok, " << failed
-            << " failed verification, " << errors << " errors, " << other
-            << " unavailable or unsupported\n";
+  std::cout << "\n"
+            << all_cells.size() << " cells: " << ok << " ok, " << failed << " failed verification, "
+            << errors << " errors, " << other << " unavailable or unsupported\n";
 
   if (options.write_json) {
     nlohmann::json document;

@@ -49,7 +49,7 @@ std::string utc_timestamp() {
 }
 
 nlohmann::json host_description() {
-  struct utsname uts{};
+  struct utsname uts {};
   uname(&uts);
   long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
   nlohmann::json host;

@@ -42,12 +42,13 @@ std::vector<const PluginRecord*> select_plugins(const Options& options,
     }
   }
   // Baseline first, then host plugins, then device plugins, each by name.
-  std::stable_sort(selected.begin(), selected.end(), [&](const PluginRecord* a, const PluginRecord* b) {
-    auto key = [&](const PluginRecord* p) {
-      return std::make_tuple(p->name != options.baseline, p->memory_space, p->name);
-    };
-    return key(a) < key(b);
-  });
+  std::stable_sort(
+      selected.begin(), selected.end(), [&](const PluginRecord* a, const PluginRecord* b) {
+        auto key = [&](const PluginRecord* p) {
+          return std::make_tuple(p->name != options.baseline, p->memory_space, p->name);
+        };
+        return key(a) < key(b);
+      });
   return selected;
 }
 
@@ -84,14 +85,14 @@ void check_distribution_names(const Options& options,
                               const std::vector<const Workload*>& workloads) {
   for (const std::string& name : options.distributions) {
     if (name == "all") continue;
-    bool found = std::any_of(workloads.begin(), workloads.end(), [&](const Workload* w) {
-      return contains(w->distributions(), name);
-    });
+    bool found = std::any_of(workloads.begin(), workloads.end(),
+                             [&](const Workload* w) { return contains(w->distributions(), name); });
     if (!found) {
       std::vector<std::string> valid;
-      for (const Workload* w : workloads) valid.push_back(w->name() + ": " + join(w->distributions(), "/"));
-      throw UsageError("unknown distribution '" + name + "' for the selected workloads; valid: " +
-                       join(valid, "; ") + ", or 'all'");
+      for (const Workload* w : workloads)
+        valid.push_back(w->name() + ": " + join(w->distributions(), "/"));
+      throw UsageError("unknown distribution '" + name +
+                       "' for the selected workloads; valid: " + join(valid, "; ") + ", or 'all'");
     }
   }
 }
@@ -191,10 +192,11 @@ Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plug
   if (!all_variants) {
     for (const std::string& variant : options.variants) {
       if (!variants_seen.count(variant)) {
-        throw UsageError("unknown variant '" + variant + "' for the selected plugins and " +
-                         "workloads; valid: " +
-                         join(std::vector<std::string>(variants_seen.begin(), variants_seen.end())) +
-                         ", or 'all'");
+        throw UsageError(
+            "unknown variant '" + variant + "' for the selected plugins and " +
+            "workloads; valid: " +
+            join(std::vector<std::string>(variants_seen.begin(), variants_seen.end())) +
+            ", or 'all'");
       }
     }
   }

@@ -86,7 +86,8 @@ TimeStats stats_from(const CollectingReporter& reporter, const std::string& coun
   stats.min_ms = get("min");
   stats.max_ms = get("max");
   // cv of a counter is the counter's stddev over its mean (Google Benchmark's own for the time).
-  stats.cv = counter.empty() ? get("cv") : (stats.mean_ms > 0 ? stats.stddev_ms / stats.mean_ms : 0);
+  stats.cv =
+      counter.empty() ? get("cv") : (stats.mean_ms > 0 ? stats.stddev_ms / stats.mean_ms : 0);
   return stats;
 }
 

@@ -14,51 +14,50 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
                                          std::string& cache, std::string& host_memory,
                                          int& repetitions) {
   po::options_description selection("What to run");
-  selection.add_options()
-      ("plugins,p", po::value<std::string>(&list_options[0])->default_value("all"),
-       "plugins to run, a comma list or 'all' (the available ones)")
-      ("workload,w", po::value<std::string>(&list_options[1])->default_value("all"),
-       "workloads, a comma list or 'all'")
-      ("workloads", po::value<std::string>(&list_options[1]), "same as --workload")
-      ("sizes,s", po::value<std::string>(&o.sizes),
-       "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
-       "default: each workload's own")
-      ("distribution,d", po::value<std::string>(&list_options[2]),
-       "input distributions, a comma list or 'all'; default: each workload's first")
-      ("variants,v", po::value<std::string>(&list_options[3])->default_value("all"),
-       "kernel variants to run; 'all' runs every variant except opt-in ones, which run "
-       "when named");
+  selection.add_options()("plugins,p",
+                          po::value<std::string>(&list_options[0])->default_value("all"),
+                          "plugins to run, a comma list or 'all' (the available ones)")(
+      "workload,w", po::value<std::string>(&list_options[1])->default_value("all"),
+      "workloads, a comma list or 'all'")("workloads", po::value<std::string>(&list_options[1]),
+                                          "same as --workload")(
+      "sizes,s", po::value<std::string>(&o.sizes),
+      "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
+      "default: each workload's own")(
+      "distribution,d", po::value<std::string>(&list_options[2]),
+      "input distributions, a comma list or 'all'; default: each workload's first")(
+      "variants,v", po::value<std::string>(&list_options[3])->default_value("all"),
+      "kernel variants to run; 'all' runs every variant except opt-in ones, which run "
+      "when named");
   po::options_description measurement("How to measure");
-  measurement.add_options()
-      ("repetitions,r", po::value<int>(&repetitions),
-       "samples per cell (Google Benchmark repetitions); default: up to 20 within "
-       "--cell-budget, at least 3")
-      ("min-time", po::value<double>(&o.min_time)->default_value(0),
-       "seconds each repetition runs at least (several calls averaged); 0: one call per sample")
-      ("warmup", po::value<int>(&o.warmup)->default_value(1),
-       "untimed calls after the checked call, before sampling")
-      ("cell-budget", po::value<double>(&o.cell_budget)->default_value(2.0),
-       "seconds of samples per cell when --repetitions is not given")
-      ("cache", po::value<std::string>(&cache)->default_value("cold"),
-       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")
-      ("host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
-       "host memory for copies to a device: pageable, pinned or both")
-      ("baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
-       "plugin that speedups are relative to")
-      ("device", po::value<int>(&o.device)->default_value(0), "device index for GPU plugins");
+  measurement.add_options()(
+      "repetitions,r", po::value<int>(&repetitions),
+      "samples per cell (Google Benchmark repetitions); default: up to 20 within "
+      "--cell-budget, at least 3")(
+      "min-time", po::value<double>(&o.min_time)->default_value(0),
+      "seconds each repetition runs at least (several calls averaged); 0: one call per sample")(
+      "warmup", po::value<int>(&o.warmup)->default_value(1),
+      "untimed calls after the checked call, before sampling")(
+      "cell-budget", po::value<double>(&o.cell_budget)->default_value(2.0),
+      "seconds of samples per cell when --repetitions is not given")(
+      "cache", po::value<std::string>(&cache)->default_value("cold"),
+      "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
+      "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
+      "host memory for copies to a device: pageable, pinned or both")(
+      "baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
+      "plugin that speedups are relative to")("device", po::value<int>(&o.device)->default_value(0),
+                                              "device index for GPU plugins");
   po::options_description output("Plugins and output");
-  output.add_options()
-      ("plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
-       "a folder of plugins (repeatable); also searched: $PLUGBENCH_PLUGIN_PATH, the plugins "
-       "folder next to the harness, and the installed one")
-      ("json", po::value<std::string>(&o.json_path),
-       "results file; default: results/<host>-<UTC time>.json under the current folder")
-      ("no-json", "do not write a results file")
-      ("list", "list plugins (with why one is unavailable), their kernels, and the workloads")
-      ("dry-run", "print the matrix that would run, and stop")
-      ("quiet,q", "no progress line on stderr")
-      ("version", "print the harness version")
-      ("help,h", "this help");
+  output.add_options()(
+      "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
+      "a folder of plugins (repeatable); also searched: $PLUGBENCH_PLUGIN_PATH, the plugins "
+      "folder next to the harness, and the installed one")(
+      "json", po::value<std::string>(&o.json_path),
+      "results file; default: results/<host>-<UTC time>.json under the current folder")(
+      "no-json", "do not write a results file")(
+      "list", "list plugins (with why one is unavailable), their kernels, and the workloads")(
+      "dry-run", "print the matrix that would run, and stop")(
+      "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",
+                                                                                       "this help");
   po::options_description all;
   all.add(selection).add(measurement).add(output);
   return all;

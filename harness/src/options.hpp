@@ -28,15 +28,15 @@ struct Options {
   std::vector<std::string> workloads = {"all"};
   std::vector<std::string> distributions;  // empty: each workload's default
   std::vector<std::string> variants = {"all"};
-  std::string sizes;                       // empty: each workload's default sizes
-  std::optional<int> repetitions;          // empty: automatic (see kDefaultRepetitions)
-  double min_time = 0;                     // seconds per repetition; 0: one call per sample
+  std::string sizes;               // empty: each workload's default sizes
+  std::optional<int> repetitions;  // empty: automatic (see kDefaultRepetitions)
+  double min_time = 0;             // seconds per repetition; 0: one call per sample
   int warmup = 1;
-  double cell_budget = 2.0;                // seconds of samples per cell when automatic
+  double cell_budget = 2.0;  // seconds of samples per cell when automatic
   CacheMode cache = CacheMode::cold;
   HostMemoryMode host_memory = HostMemoryMode::pageable;
   std::vector<std::string> plugin_dirs;
-  std::string json_path;                   // empty: results/<host>-<time>.json
+  std::string json_path;  // empty: results/<host>-<time>.json
   bool write_json = true;
   std::string baseline = "cpu_serial";
   bool baseline_given = false;  // named by the user: then it must exist

@@ -47,8 +47,8 @@ std::string clean_dlerror(std::string text) {
 // Checks the table and copies what the harness needs; returns an empty string or the reason.
 std::string accept_table(const pb_plugin* table, PluginRecord& record) {
   if (table->abi_major != PB_ABI_MAJOR) {
-    return "plugin ABI " + abi_text(table->abi_major, table->abi_minor) + " but this harness speaks " +
-           abi_text(PB_ABI_MAJOR, PB_ABI_MINOR) +
+    return "plugin ABI " + abi_text(table->abi_major, table->abi_minor) +
+           " but this harness speaks " + abi_text(PB_ABI_MAJOR, PB_ABI_MINOR) +
            ": the major versions differ; rebuild the plugin against this harness's SDK";
   }
   if (table->abi_minor > PB_ABI_MINOR) {
@@ -74,9 +74,9 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
     const pb_build_entry& entry = table->build_info[i];
     record.build_info.emplace_back(entry.key ? entry.key : "", entry.value ? entry.value : "");
   }
-  const char* required[] = {"probe",    "open",     "close",       "alloc",
-                            "release",  "copy_in",  "copy_out",    "copy_within",
-                            "sync",     "timer_start", "timer_stop", "alloc_host"};
+  const char* required[] = {"probe",   "open",        "close",      "alloc",
+                            "release", "copy_in",     "copy_out",   "copy_within",
+                            "sync",    "timer_start", "timer_stop", "alloc_host"};
   const void* pointers[] = {reinterpret_cast<const void*>(table->probe),
                             reinterpret_cast<const void*>(table->open),
                             reinterpret_cast<const void*>(table->close),
@@ -90,10 +90,12 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
                             reinterpret_cast<const void*>(table->timer_stop),
                             reinterpret_cast<const void*>(table->alloc_host)};
   for (std::size_t i = 0; i < std::size(required); ++i) {
-    if (pointers[i] == nullptr) return std::string("plugin table has no '") + required[i] + "' function";
+    if (pointers[i] == nullptr)
+      return std::string("plugin table has no '") + required[i] + "' function";
   }
   if (table->release_host == nullptr) return "plugin table has no 'release_host' function";
-  if (table->kernel_count > 0 && table->kernels == nullptr) return "plugin lists kernels but no table";
+  if (table->kernel_count > 0 && table->kernels == nullptr)
+    return "plugin lists kernels but no table";
   for (std::uint32_t i = 0; i < table->kernel_count; ++i) {
     const pb_kernel& kernel = table->kernels[i];
     if (kernel.struct_size < kMinKernelSize) {
@@ -120,9 +122,12 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
 
 const char* to_string(PluginState state) {
   switch (state) {
-    case PluginState::available: return "available";
-    case PluginState::unavailable: return "unavailable";
-    case PluginState::broken: return "broken";
+    case PluginState::available:
+      return "available";
+    case PluginState::unavailable:
+      return "unavailable";
+    case PluginState::broken:
+      return "broken";
   }
   return "?";
 }

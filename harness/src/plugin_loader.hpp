@@ -29,13 +29,13 @@ struct KernelRecord {
 };
 
 struct PluginRecord {
-  std::string path;       // the library file
-  std::string found_in;   // the folder it was found in, and how that folder was named
-  std::string name;       // the plugin's own name; the file name when it is broken
+  std::string path;      // the library file
+  std::string found_in;  // the folder it was found in, and how that folder was named
+  std::string name;      // the plugin's own name; the file name when it is broken
   std::string version;
   std::string description;
   PluginState state = PluginState::broken;
-  std::string reason;     // why it is broken or unavailable
+  std::string reason;  // why it is broken or unavailable
   std::uint16_t abi_major = 0;
   std::uint16_t abi_minor = 0;
   std::vector<std::pair<std::string, std::string>> build_info;

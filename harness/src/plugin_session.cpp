@@ -57,16 +57,16 @@ PluginBuffer::PluginBuffer(PluginBuffer&& other) noexcept
 
 void PluginBuffer::copy_in(const void* host_source, std::uint64_t bytes) const {
   ErrorBuffer error;
-  check_call(session_->table().copy_in(session_->handle(), pointer_, host_source, bytes,
-                                       error.get()),
-             "copy_in", error);
+  check_call(
+      session_->table().copy_in(session_->handle(), pointer_, host_source, bytes, error.get()),
+      "copy_in", error);
 }
 
 void PluginBuffer::copy_out(void* host_target, std::uint64_t bytes) const {
   ErrorBuffer error;
-  check_call(session_->table().copy_out(session_->handle(), host_target, pointer_, bytes,
-                                        error.get()),
-             "copy_out", error);
+  check_call(
+      session_->table().copy_out(session_->handle(), host_target, pointer_, bytes, error.get()),
+      "copy_out", error);
 }
 
 HostStaging::HostStaging(const PluginSession& session, std::uint64_t bytes, pb_host_memory kind)

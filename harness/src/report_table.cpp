@@ -62,10 +62,11 @@ std::string format_ms(const std::optional<double>& ms) {
 
 void print_problem_table(std::ostream& out, const ProblemSpec& problem,
                          const std::vector<CellResult>& cells, const std::string& baseline) {
-  bool iterations = !cells.empty() && cells.front().traffic &&
-                    !cells.front().traffic->work_unit.empty();
-  out << "\n" << problem.workload->name() << "  n = " << shape_text(problem.shape)
-      << "  distribution " << problem.distribution;
+  bool iterations =
+      !cells.empty() && cells.front().traffic && !cells.front().traffic->work_unit.empty();
+  out << "\n"
+      << problem.workload->name() << "  n = " << shape_text(problem.shape) << "  distribution "
+      << problem.distribution;
   if (!cells.empty() && cells.front().traffic) {
     const Traffic& t = *cells.front().traffic;
     if (iterations) {
@@ -79,7 +80,8 @@ void print_problem_table(std::ostream& out, const ProblemSpec& problem,
   out << std::left << std::setw(16) << "plugin" << std::setw(22) << "variant" << std::right
       << std::setw(11) << "kernel ms" << std::setw(7) << "cv" << std::setw(11) << "e2e ms"
       << std::setw(10) << "in ms" << std::setw(10) << "out ms" << std::setw(9) << rate_title
-      << std::setw(7) << "%peak" << std::setw(9) << "speedup" << "  verified\n";
+      << std::setw(7) << "%peak" << std::setw(9) << "speedup"
+      << "  verified\n";
   for (const CellResult& cell : cells) {
     out << std::left << std::setw(16) << cell.plugin << std::setw(22)
         << (cell.variant.empty() ? "-" : cell.variant);
@@ -103,9 +105,8 @@ void print_problem_table(std::ostream& out, const ProblemSpec& problem,
                                      : std::nullopt)
         << std::setw(10) << format_ms(in_ms) << std::setw(10) << format_ms(out_ms) << std::setw(9)
         << format_number(rate, rate && *rate < 10 ? 2 : 1) << std::setw(7)
-        << format_number(cell.percent_of_peak, 1) << std::setw(9)
-        << format_number(cell.speedup, 2) << "  " << verification_text(cell)
-        << flags_text(cell.flags) << "\n";
+        << format_number(cell.percent_of_peak, 1) << std::setw(9) << format_number(cell.speedup, 2)
+        << "  " << verification_text(cell) << flags_text(cell.flags) << "\n";
   }
   bool any_speedup = false;
   for (const CellResult& cell : cells) any_speedup = any_speedup || cell.speedup.has_value();
@@ -127,8 +128,8 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
       out << plugin.reason << "\n    file: " << plugin.path << "\n";
       continue;
     }
-    out << std::setw(8) << (plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host")
-        << "v" << plugin.version << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
+    out << std::setw(8) << (plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host") << "v"
+        << plugin.version << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
     if (plugin.state == PluginState::unavailable) out << "    why: " << plugin.reason << "\n";
     out << "    file: " << plugin.path << "  (found in " << plugin.found_in << ")\n";
     std::vector<std::string> workloads;

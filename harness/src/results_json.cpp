@@ -21,7 +21,9 @@ nlohmann::json optional_number(const std::optional<double>& value) {
   return *value;
 }
 
-nlohmann::json finite(double value) { return std::isfinite(value) ? nlohmann::json(value) : nullptr; }
+nlohmann::json finite(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nullptr;
+}
 
 nlohmann::json flag_names(std::uint32_t flags) {
   nlohmann::json names = nlohmann::json::array();
@@ -66,10 +68,11 @@ nlohmann::json to_json(const CellResult& cell) {
                               {"end_to_end", to_json(transfer.end_to_end)}});
   }
   if (cell.traffic) {
-    j["traffic"] = {{"bytes_read", cell.traffic->bytes_read},
-                    {"bytes_written", cell.traffic->bytes_written},
-                    {"work", cell.traffic->work},
-                    {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit}};
+    j["traffic"] = {
+        {"bytes_read", cell.traffic->bytes_read},
+        {"bytes_written", cell.traffic->bytes_written},
+        {"work", cell.traffic->work},
+        {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit}};
   } else {
     j["traffic"] = nullptr;
   }
@@ -81,9 +84,12 @@ nlohmann::json to_json(const CellResult& cell) {
   j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
   if (cell.verification) {
     const Verification& v = *cell.verification;
-    j["verification"] = {{"passed", v.passed},          {"compared", v.compared},
-                         {"error_measure", v.error_measure}, {"error", finite(v.error)},
-                         {"tolerance", finite(v.tolerance)}, {"detail", v.detail}};
+    j["verification"] = {{"passed", v.passed},
+                         {"compared", v.compared},
+                         {"error_measure", v.error_measure},
+                         {"error", finite(v.error)},
+                         {"tolerance", finite(v.tolerance)},
+                         {"detail", v.detail}};
   } else {
     j["verification"] = nullptr;
   }
@@ -99,8 +105,8 @@ nlohmann::json to_json(const PluginRecord& plugin) {
   j["reason"] = plugin.reason;
   j["version"] = plugin.version;
   j["description"] = plugin.description;
-  j["abi"] = plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor)
-                          : "";
+  j["abi"] =
+      plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) : "";
   j["memory_space"] = plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host";
   j["build_info"] = nlohmann::json::object();
   for (const auto& [key, value] : plugin.build_info) j["build_info"][key] = value;
@@ -116,9 +122,12 @@ nlohmann::json to_json(const PluginRecord& plugin) {
 }
 
 nlohmann::json to_json(const PeakBandwidth& peak) {
-  return {{"memory_space", peak.memory_space}, {"measured_by", peak.measured_by},
-          {"device", peak.device},             {"bytes", peak.bytes},
-          {"gbps", finite(peak.gbps)},         {"median_ms", finite(peak.median_ms)}};
+  return {{"memory_space", peak.memory_space},
+          {"measured_by", peak.measured_by},
+          {"device", peak.device},
+          {"bytes", peak.bytes},
+          {"gbps", finite(peak.gbps)},
+          {"median_ms", finite(peak.median_ms)}};
 }
 
 nlohmann::json to_json(const pb_device_info& device) {

@@ -8,8 +8,8 @@
  *
  * Versioning: PB_ABI_MAJOR changes when an existing field changes meaning, size or position; the
  * harness refuses any other major. PB_ABI_MINOR grows when fields are appended at the end of a
- * struct; the harness refuses a plugin whose minor is newer than its own (it could not know what the
- * new fields mean) and reads an older plugin's tables up to their struct_size.
+ * struct; the harness refuses a plugin whose minor is newer than its own (it could not know what
+ * the new fields mean) and reads an older plugin's tables up to their struct_size.
  *
  * Memory: the harness owns every problem buffer. It allocates them through the plugin's memory
  * services (so a GPU plugin gets device memory), copies inputs in, calls a kernel, copies outputs
@@ -69,20 +69,21 @@ typedef enum pb_host_memory {
 /* Description of the device a session runs on; a field not known stays zero / empty. */
 typedef struct pb_device_info {
   uint32_t struct_size;
-  char name[256];               /* e.g. "NVIDIA H200" */
-  char architecture[64];        /* e.g. "sm_90" */
-  uint64_t memory_bytes;        /* total device memory */
-  uint32_t multiprocessors;     /* SMs / compute units */
-  uint32_t clock_khz;           /* core clock */
-  uint32_t memory_clock_khz;    /* memory clock */
-  uint32_t memory_bus_bits;     /* memory bus width */
-  uint64_t l2_bytes;            /* last-level cache */
-  char driver_version[64];      /* e.g. "13.0" */
-  char runtime_version[64];     /* e.g. "13.0" */
-  int32_t index;                /* the device index the session uses */
+  char name[256];            /* e.g. "NVIDIA H200" */
+  char architecture[64];     /* e.g. "sm_90" */
+  uint64_t memory_bytes;     /* total device memory */
+  uint32_t multiprocessors;  /* SMs / compute units */
+  uint32_t clock_khz;        /* core clock */
+  uint32_t memory_clock_khz; /* memory clock */
+  uint32_t memory_bus_bits;  /* memory bus width */
+  uint64_t l2_bytes;         /* last-level cache */
+  char driver_version[64];   /* e.g. "13.0" */
+  char runtime_version[64];  /* e.g. "13.0" */
+  int32_t index;             /* the device index the session uses */
 } pb_device_info;
 
-/* The problem a kernel solves. Which fields matter depends on the workload (see the table below). */
+/* The problem a kernel solves. Which fields matter depends on the workload (see the table below).
+ */
 typedef struct pb_problem {
   uint32_t struct_size;
   const char* workload;    /* e.g. "reduce" */
@@ -184,7 +185,8 @@ typedef struct pb_plugin {
                        pb_error* error);
   pb_status (*copy_out)(void* session, void* host_target, const void* source, uint64_t bytes,
                         pb_error* error);
-  /* A copy inside the plugin's memory; used to calibrate the peak bandwidth. May be asynchronous. */
+  /* A copy inside the plugin's memory; used to calibrate the peak bandwidth. May be asynchronous.
+   */
   pb_status (*copy_within)(void* session, void* target, const void* source, uint64_t bytes,
                            pb_error* error);
   /* Waits until all work the session enqueued has finished; reports asynchronous errors. */

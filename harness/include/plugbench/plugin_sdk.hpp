@@ -36,9 +36,15 @@ class Failure : public std::runtime_error {
   pb_status status_;
 };
 
-inline Failure unsupported(const std::string& why) { return Failure(PB_UNSUPPORTED, why); }
-inline Failure out_of_memory(const std::string& why) { return Failure(PB_OUT_OF_MEMORY, why); }
-inline Failure unavailable(const std::string& why) { return Failure(PB_UNAVAILABLE, why); }
+inline Failure unsupported(const std::string& why) {
+  return Failure(PB_UNSUPPORTED, why);
+}
+inline Failure out_of_memory(const std::string& why) {
+  return Failure(PB_OUT_OF_MEMORY, why);
+}
+inline Failure unavailable(const std::string& why) {
+  return Failure(PB_UNAVAILABLE, why);
+}
 
 inline void write_message(pb_error* error, const char* text) {
   if (error == nullptr || error->message == nullptr || error->capacity == 0) return;
@@ -97,8 +103,9 @@ class Call {
 
  private:
   static void check(bool ok, const char* what, uint32_t index) {
-    if (!ok) throw Failure(PB_ERROR, std::string("kernel asked for missing ") + what + " " +
-                                         std::to_string(index));
+    if (!ok)
+      throw Failure(PB_ERROR,
+                    std::string("kernel asked for missing ") + what + " " + std::to_string(index));
   }
   void* session_;
   const pb_problem& problem_;
@@ -205,7 +212,8 @@ class PluginTable {
   explicit PluginTable(PluginInfo info) : info_(std::move(info)) {
     build_strings_ = standard_build_info();
     for (auto& entry : info_.build_info) build_strings_.push_back(entry);
-    for (auto& [key, value] : build_strings_) build_entries_.push_back({key.c_str(), value.c_str()});
+    for (auto& [key, value] : build_strings_)
+      build_entries_.push_back({key.c_str(), value.c_str()});
     for (const Kernel& kernel : detail::declared_kernels()) {
       pb_kernel entry{};
       entry.struct_size = sizeof(pb_kernel);
@@ -247,9 +255,15 @@ class PluginTable {
     plugin_.kernel_count = static_cast<uint32_t>(kernels_.size());
   }
 
-  static constexpr bool has_flush_cache() { return requires(S& s) { s.flush_cache(); }; }
+  static constexpr bool has_flush_cache() {
+    return requires(S & s) {
+      s.flush_cache();
+    };
+  }
   static constexpr bool has_device_info() {
-    return requires(S& s, pb_device_info& i) { s.device_info(i); };
+    return requires(S & s, pb_device_info & i) {
+      s.device_info(i);
+    };
   }
   static S& self(void* session) { return *static_cast<S*>(session); }
 
@@ -345,16 +359,16 @@ const pb_plugin* entry(const PluginInfo& info, uint16_t harness_major, pb_error*
 #define PLUGBENCH_SDK_CONCAT(a, b) PLUGBENCH_SDK_CONCAT_INNER(a, b)
 
 // Registers one kernel: PLUGBENCH_KERNEL({.workload = "scan", .variant = "two_pass", .run = f});
-#define PLUGBENCH_KERNEL(...)                                                                 \
-  static const ::plugbench::sdk::Registration PLUGBENCH_SDK_CONCAT(plugbench_kernel_, __LINE__)( \
-      ::plugbench::sdk::Kernel __VA_ARGS__)
+#define PLUGBENCH_KERNEL(...)                                       \
+  static const ::plugbench::sdk::Registration PLUGBENCH_SDK_CONCAT( \
+      plugbench_kernel_, __LINE__)(::plugbench::sdk::Kernel __VA_ARGS__)
 
 // Defines the plugin's exported entry (once per plugin, in one source file).
-#define PLUGBENCH_PLUGIN(Services, ...)                                                    \
-  namespace {                                                                              \
-  const pb_plugin* plugbench_sdk_entry(uint16_t major, uint16_t, pb_error* error) {        \
+#define PLUGBENCH_PLUGIN(Services, ...)                                                       \
+  namespace {                                                                                 \
+  const pb_plugin* plugbench_sdk_entry(uint16_t major, uint16_t, pb_error* error) {           \
     return ::plugbench::sdk::entry<Services>(::plugbench::sdk::PluginInfo __VA_ARGS__, major, \
-                                             error);                                       \
-  }                                                                                        \
-  }                                                                                        \
+                                             error);                                          \
+  }                                                                                           \
+  }                                                                                           \
   BOOST_DLL_ALIAS(plugbench_sdk_entry, plugbench_plugin_entry)

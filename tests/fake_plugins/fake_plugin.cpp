@@ -1,0 +1,69 @@
+// fake_plugin.cpp: one small reduce plugin, built several times with FAKE_* definitions, each copy
+// broken in one way, so that the tests can check that the harness refuses or records it exactly.
+#include <plugbench/host_services.hpp>
+#include <plugbench/plugin_sdk.hpp>
+
+#include <cstdint>
+
+#ifndef FAKE_NAME
+#error "FAKE_NAME must name the plugin"
+#endif
+
+namespace {
+
+void reduce_loop(plugbench::sdk::Call& call) {
+  const std::int32_t* x = call.input<std::int32_t>(0);
+  std::int64_t sum = 0;
+  for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];
+#ifdef FAKE_WRONG_ANSWER
+  sum += 1;  // off by one: the verifier must catch it
+#endif
+#ifdef FAKE_KERNEL_ERROR
+  throw std::runtime_error("fake kernel error: the device caught fire");
+#endif
+  *call.output<std::int64_t>(0) = sum;
+}
+
+PLUGBENCH_KERNEL(
+    {.workload = "reduce", .variant = "fake_loop", .description = "fake", .run = reduce_loop});
+
+#ifndef FAKE_NO_ENTRY
+const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* error) {
+#ifdef FAKE_NULL_ENTRY
+  (void)major;
+  (void)minor;
+  plugbench::sdk::write_message(error, "fake plugin refuses to start");
+  return nullptr;
+#else
+  (void)minor;
+  const pb_plugin* table = plugbench::sdk::entry<plugbench::sdk::HostServices>(
+      {.name = FAKE_NAME, .version = "0.0.1", .description = "a test plugin"}, major, error);
+  if (table == nullptr) return nullptr;
+  static pb_plugin copy = *table;
+#ifdef FAKE_ABI_MAJOR
+  copy.abi_major = FAKE_ABI_MAJOR;
+#endif
+#ifdef FAKE_ABI_MINOR
+  copy.abi_minor = FAKE_ABI_MINOR;
+#endif
+#ifdef FAKE_UNAVAILABLE
+  copy.probe = [](pb_error* e) {
+    plugbench::sdk::write_message(e, "fake device is switched off");
+    return PB_UNAVAILABLE;
+  };
+#endif
+  return &copy;
+#endif
+}
+#endif
+
+}  // namespace
+
+#ifndef FAKE_NO_ENTRY
+BOOST_DLL_ALIAS(fake_entry, plugbench_plugin_entry)
+#else
+// Exports something, but not the entry.
+extern "C" __attribute__((visibility("default"))) int fake_not_an_entry() {
+  return 42;
+}
+#endif

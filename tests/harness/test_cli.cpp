@@ -1,0 +1,226 @@
+// test_cli.cpp: the harness as a user runs it: listings, usage errors with the valid choices,
+// results files, and the exit codes for verification failures and plugin errors.
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::read_json;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const nlohmann::json* find_cell(const nlohmann::json& results, const std::string& plugin) {
+  for (const nlohmann::json& cell : results["results"]) {
+    if (cell["plugin"] == plugin) return &cell;
+  }
+  return nullptr;
+}
+
+TEST(Cli, HelpDocumentsTheExitCodes) {
+  CommandResult r = run_harness({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "--plugins"));
+  EXPECT_TRUE(contains(r.out, "exit codes: 0 every cell ok"));
+}
+
+TEST(Cli, ListShowsPluginsKernelsAndWorkloads) {
+  CommandResult r = run_harness({"--list", "--plugin-dir", fake_plugin_dir("not_a_library")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "cpu_serial      available"));
+  EXPECT_TRUE(contains(r.out, "openmp          available"));
+  EXPECT_TRUE(contains(r.out, "float_accumulator (opt-in)"));
+  EXPECT_TRUE(contains(r.out, "libplugbench_text.so"));
+  EXPECT_TRUE(contains(r.out, "broken      cannot be loaded as a shared library"));
+  for (const char* workload :
+       {"reduce", "dot", "histogram", "scan", "compact", "sort", "mandelbrot"}) {
+    EXPECT_TRUE(contains(r.out, std::string("  ") + workload)) << workload;
+  }
+  EXPECT_TRUE(contains(r.out, "photo (default), flat"));
+}
+
+TEST(Cli, UnknownNamesAreUsageErrorsThatListTheChoices) {
+  CommandResult plugin = run_harness({"--plugins", "nosuch", "--dry-run"});
+  EXPECT_EQ(plugin.exit_code, 2);
+  EXPECT_TRUE(contains(plugin.err, "unknown plugin 'nosuch'")) << plugin.err;
+  EXPECT_TRUE(contains(plugin.err, "cpu_serial (available)")) << plugin.err;
+
+  CommandResult workload = run_harness({"--workload", "fft", "--dry-run"});
+  EXPECT_EQ(workload.exit_code, 2);
+  EXPECT_TRUE(contains(workload.err, "unknown workload 'fft'; valid: reduce, dot, histogram"))
+      << workload.err;
+
+  CommandResult distribution = run_harness({"-w", "histogram", "-d", "noise", "--dry-run"});
+  EXPECT_EQ(distribution.exit_code, 2);
+  EXPECT_TRUE(contains(distribution.err, "histogram: photo/flat")) << distribution.err;
+
+  CommandResult variant = run_harness({"-w", "reduce", "-v", "warp_magic", "--dry-run"});
+  EXPECT_EQ(variant.exit_code, 2);
+  EXPECT_TRUE(contains(variant.err, "unknown variant 'warp_magic'")) << variant.err;
+  EXPECT_TRUE(contains(variant.err, "parallel_for")) << variant.err;
+
+  CommandResult baseline = run_harness({"--baseline", "nosuch", "--dry-run"});
+  EXPECT_EQ(baseline.exit_code, 2);
+  EXPECT_TRUE(contains(baseline.err, "--baseline 'nosuch'")) << baseline.err;
+
+  CommandResult option = run_harness({"--frobnicate"});
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_TRUE(contains(option.err, "frobnicate")) << option.err;
+}
+
+TEST(Cli, MalformedSizesAreUsageErrors) {
+  for (const char* sizes : {"2^x", "-1", "2^64", "1M,,2M", "12abc"}) {
+    CommandResult r = run_harness({"--sizes", sizes, "--dry-run"});
+    EXPECT_EQ(r.exit_code, 2) << sizes;
+    EXPECT_TRUE(contains(r.err, "--sizes: bad size")) << r.err;
+  }
+}
+
+TEST(Cli, AMissingPluginFolderIsAUsageError) {
+  CommandResult r = run_harness({"--plugin-dir", "/nonexistent/plugins", "--list"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "plugin folder '/nonexistent/plugins'")) << r.err;
+}
+
+TEST(Cli, DryRunPrintsTheMatrixAndRunsNothing) {
+  TempFolder folder;
+  CommandResult r = run_harness({"--dry-run", "-w", "scan", "-s", "2^10..2^12", "-p",
+                                 "cpu_serial,openmp", "--json", folder.file("r.json")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "matrix: 3 problems, 6 cells to run")) << r.out;
+  EXPECT_TRUE(contains(r.out, "two_pass"));
+  EXPECT_FALSE(std::filesystem::exists(folder.file("r.json")));
+}
+
+TEST(Cli, ARunVerifiesEveryCellAndWritesTheResults) {
+  TempFolder folder;
+  std::string path = folder.file("results.json");
+  CommandResult r = run_harness({"--plugins", "cpu_serial,openmp", "--workload", "all", "--sizes",
+                                 "1009", "--repetitions", "3", "--json", path, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "verified"));
+  nlohmann::json results = read_json(path);
+  EXPECT_EQ(results["schema_version"], 1);
+  EXPECT_TRUE(results["complete"].get<bool>());
+  EXPECT_EQ(results["context"]["host"]["logical_cores"].get<int>() > 0, true);
+  EXPECT_FALSE(results["context"]["peaks"].empty());
+  std::set<std::string> workloads;
+  for (const nlohmann::json& cell : results["results"]) {
+    workloads.insert(cell["workload"].get<std::string>());
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_TRUE(cell["verification"]["passed"].get<bool>()) << cell.dump();
+    EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 3);
+    EXPECT_FALSE(cell["speedup"].is_null()) << cell.dump();
+  }
+  EXPECT_EQ(workloads.size(), 7u);
+}
+
+TEST(Cli, TheDefaultResultsFileGoesUnderResults) {
+  TempFolder folder;
+  std::string command_dir = std::filesystem::current_path();
+  std::filesystem::current_path(folder.path());
+  CommandResult r = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "100", "-r", "2", "-q"});
+  std::filesystem::current_path(command_dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder.file("results"))) {
+    files.push_back(entry.path());
+  }
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].extension(), ".json");
+  EXPECT_TRUE(contains(r.out, "results: results/"));
+}
+
+TEST(Cli, AWrongAnswerFailsTheCellKeepsItsTimingAndExitsOne) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("wrong_answer"), "-p", "cpu_serial,fake_wrong",
+                   "-w", "reduce", "-s", "1000", "-r", "2", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "NO (absolute difference")) << r.out;
+  nlohmann::json results = read_json(path);
+  const nlohmann::json* wrong = find_cell(results, "fake_wrong");
+  ASSERT_NE(wrong, nullptr);
+  EXPECT_EQ((*wrong)["status"], "failed");
+  EXPECT_FALSE((*wrong)["verification"]["passed"].get<bool>());
+  EXPECT_EQ((*wrong)["verification"]["error"], 1.0);
+  EXPECT_FALSE((*wrong)["time"]["kernel"].is_null());
+  const nlohmann::json* good = find_cell(results, "cpu_serial");
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ((*good)["status"], "ok");
+}
+
+TEST(Cli, APluginErrorIsRecordedWithItsMessageAndExitsThree) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("kernel_error"), "-p", "fake_error,cpu_serial",
+                   "-w", "reduce", "-s", "1000", "-r", "2", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  const nlohmann::json* bad = find_cell(results, "fake_error");
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ((*bad)["status"], "error");
+  EXPECT_TRUE(contains((*bad)["message"].get<std::string>(), "the device caught fire"));
+  EXPECT_EQ((*find_cell(results, "cpu_serial"))["status"], "ok");
+}
+
+TEST(Cli, ANamedUnavailablePluginGetsUnavailableCellsWithTheReason) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness({"--plugin-dir", fake_plugin_dir("unavailable"), "-p",
+                                 "fake_unavailable,cpu_serial", "-w", "reduce", "-s", "100", "-r",
+                                 "2", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  const nlohmann::json* cell = find_cell(results, "fake_unavailable");
+  ASSERT_NE(cell, nullptr);
+  EXPECT_EQ((*cell)["status"], "unavailable");
+  EXPECT_EQ((*cell)["message"], "fake device is switched off");
+}
+
+TEST(Cli, BrokenPluginsAreRecordedAndTheRunGoesOn) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness({"--plugin-dir", fake_plugin_dir("wrong_major"), "--plugin-dir",
+                                 fake_plugin_dir("no_entry"), "-p", "cpu_serial", "-w", "reduce",
+                                 "-s", "100", "-r", "2", "--json", path});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "major versions differ")) << r.err;
+  nlohmann::json results = read_json(path);
+  int broken = 0;
+  for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+    if (plugin["status"] == "broken") {
+      ++broken;
+      EXPECT_FALSE(plugin["reason"].get<std::string>().empty());
+    }
+  }
+  EXPECT_EQ(broken, 2);
+}
+
+// The float accumulator exists to show its error: opt-in, and it fails at 2^24.
+TEST(Cli, AFloatAccumulatorIsShownWrongNotHidden) {
+  CommandResult hidden = run_harness({"-p", "cpu_serial", "-w", "dot", "--dry-run"});
+  EXPECT_FALSE(contains(hidden.out, "float_accumulator")) << hidden.out;
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness({"-p", "cpu_serial", "-w", "dot", "-v", "float_accumulator", "-s",
+                                 "2^24", "-r", "2", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json cell = read_json(path)["results"][0];
+  EXPECT_EQ(cell["status"], "failed");
+  EXPECT_GT(cell["verification"]["error"].get<double>(), 1e-3);
+}
+
+}  // namespace
+}  // namespace plugbench

@@ -1,0 +1,114 @@
+// test_plugin_matrix.cpp: every shipped plugin x workload x variant, on every distribution, at
+// tiny, prime and non-power-of-two sizes, checked against the harness's references. One test per
+// kernel, registered at run time from what the plugins declare; a plugin that cannot run here (a
+// GPU plugin without a GPU) is skipped with its reason.
+#include "cell_runner.hpp"
+#include "plugin_loader.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace plugbench {
+namespace {
+
+// Awkward sizes: empty, one, tiny odd, just past a warp and a block, primes.
+const std::uint64_t kCounts[] = {0, 1, 7, 33, 257, 1000, 4099, 65537, 1000003};
+// Mandelbrot costs ~1 us a pixel on the CPU: smaller, odd shapes.
+const Shape kImages[] = {{0, 0, 1}, {1, 1, 1}, {21, 7, 3}, {4087, 61, 67}, {36720, 255, 144}};
+
+struct CachedProblem {
+  ProblemData data;
+  std::shared_ptr<const Reference> reference;
+};
+
+// Problems and references are shared by all kernels of a workload.
+const CachedProblem& problem_for(const Workload& workload, const std::string& distribution,
+                                 const Shape& shape) {
+  static std::map<std::tuple<std::string, std::string, std::uint64_t, std::uint64_t>,
+                  std::unique_ptr<CachedProblem>>
+      cache;
+  auto key = std::make_tuple(workload.name(), distribution, shape.n, shape.width);
+  auto& entry = cache[key];
+  if (!entry) {
+    entry = std::make_unique<CachedProblem>();
+    entry->data = workload.generate(shape, distribution);
+    entry->reference = workload.reference(entry->data);
+  }
+  return *entry;
+}
+
+std::vector<Shape> shapes_for(const Workload& workload) {
+  std::vector<Shape> shapes;
+  if (workload.name() == "mandelbrot") return {std::begin(kImages), std::end(kImages)};
+  for (std::uint64_t n : kCounts) shapes.push_back(workload.shape_for_count(n));
+  return shapes;
+}
+
+class KernelOnAwkwardSizes : public ::testing::Test {
+ public:
+  KernelOnAwkwardSizes(const PluginRecord* plugin, const KernelRecord* kernel)
+      : plugin_(plugin), kernel_(kernel) {}
+
+  void TestBody() override {
+    if (plugin_->state != PluginState::available) {
+      GTEST_SKIP() << plugin_->name << " is " << to_string(plugin_->state) << ": "
+                   << plugin_->reason;
+    }
+    const Workload* workload = WorkloadRegistry::instance().find(kernel_->workload);
+    ASSERT_NE(workload, nullptr) << "no workload named " << kernel_->workload;
+    static std::map<std::string, std::unique_ptr<PluginSession>> sessions;
+    auto& session = sessions[plugin_->name];
+    if (!session) session = std::make_unique<PluginSession>(*plugin_, 0);
+
+    RunSettings settings;
+    settings.repetitions = 1;
+    settings.warmup = 0;
+    settings.cache = CacheMode::warm;
+    for (const std::string& distribution : workload->distributions()) {
+      for (const Shape& shape : shapes_for(*workload)) {
+        SCOPED_TRACE(distribution + " n=" + std::to_string(shape.n) + " (" +
+                     std::to_string(shape.width) + "x" + std::to_string(shape.height) + ")");
+        const CachedProblem& problem = problem_for(*workload, distribution, shape);
+        CellResult cell =
+            run_cell(*workload, problem.data, *problem.reference, *session, *kernel_, settings);
+        if (cell.status == "unsupported") continue;  // a declared limit, reported as such
+        EXPECT_EQ(cell.status, "ok") << cell.message;
+        ASSERT_TRUE(cell.verification.has_value()) << cell.message;
+        EXPECT_TRUE(cell.verification->passed) << cell.verification->detail;
+        EXPECT_TRUE(cell.kernel.has_value());
+      }
+    }
+  }
+
+ private:
+  const PluginRecord* plugin_;
+  const KernelRecord* kernel_;
+};
+
+void register_kernel_tests() {
+  static const std::vector<PluginRecord> plugins =
+      discover_plugins({{plugbench::testing::plugin_dir(), "test", true}});
+  for (const PluginRecord& plugin : plugins) {
+    for (const KernelRecord& kernel : plugin.kernels) {
+      if (kernel.flags & PB_KERNEL_OPT_IN) continue;  // exists to fail; tested on its own
+      std::string name = plugin.name + "." + kernel.workload + "." + kernel.variant;
+      ::testing::RegisterTest("PluginMatrix", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                              [plugin = &plugin, kernel = &kernel]() -> ::testing::Test* {
+                                return new KernelOnAwkwardSizes(plugin, kernel);
+                              });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace plugbench
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  plugbench::register_kernel_tests();
+  return RUN_ALL_TESTS();
+}

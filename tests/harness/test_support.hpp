@@ -1,0 +1,39 @@
+// test_support.hpp: running the harness executable from a test and reading what it wrote.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace plugbench::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs the harness built beside the tests with `arguments` (each quoted for the shell).
+CommandResult run_harness(const std::vector<std::string>& arguments);
+
+// A fresh temporary folder for one test; removed by the caller's TempFolder destructor.
+class TempFolder {
+ public:
+  TempFolder();
+  ~TempFolder();
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+nlohmann::json read_json(const std::string& path);
+std::string read_text(const std::string& path);
+
+// Folders the build made: the shipped plugins and the fake ones.
+std::string plugin_dir();
+std::string fake_plugin_dir(const std::string& name);
+
+}  // namespace plugbench::testing
