@@ -102,12 +102,14 @@ typedef struct pb_problem {
  * dot         float x[n], float y[n]          double dot[1]
  * histogram   uint8 pixels[n]                 uint32 counts[bins]
  * scan        int32 x[n]                      int32 prefix[n] (exclusive; sums modulo 2^32)
- * compact     int32 x[n]                      int32 kept[n] (nonzero x in order), uint64 count[1]
+ * compact     int32 x[n]                      int32 kept[n] (nonzero x in order; only the first
+ *                                             count are read back), uint64 count[1]
  * sort        uint32 keys[n]                  uint32 sorted[n] (ascending)
  * mandelbrot  (none)                          int32 iterations[width * height], row-major
  *
- * Inputs are read-only. Outputs hold garbage on entry. workspace is the kernel's scratch space of
- * the size its workspace_bytes asked for (NULL when it asked for none). */
+ * Inputs are read-only. Outputs hold garbage on entry and must be written where the table says
+ * they are defined. workspace is the kernel's scratch space of the size its workspace_bytes asked
+ * for (NULL when it asked for none). */
 typedef struct pb_buffers {
   uint32_t struct_size;
   uint32_t input_count;

@@ -1,0 +1,47 @@
+// radix_digits.hpp: the digit layout of the host LSD radix sorts (four 8-bit digits of a uint32)
+// and the choice of which passes to run.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace plugbench::cpu {
+
+constexpr int kRadixBits = 8;
+constexpr int kRadixBuckets = 1 << kRadixBits;
+constexpr int kRadixPasses = 32 / kRadixBits;
+
+// Key counts per digit value, one row per pass (pass p sorts by bits [8p, 8p + 8)).
+using DigitCounts = std::array<std::array<std::uint64_t, kRadixBuckets>, kRadixPasses>;
+
+inline unsigned radix_digit(std::uint32_t key, int pass) {
+  return (key >> (pass * kRadixBits)) & (kRadixBuckets - 1);
+}
+
+// Adds the digits of keys[0, count) for every pass to `counts`.
+inline void count_digits(const std::uint32_t* keys, std::uint64_t count, DigitCounts& counts) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint32_t key = keys[i];
+    for (int pass = 0; pass < kRadixPasses; ++pass) ++counts[pass][radix_digit(key, pass)];
+  }
+}
+
+// The passes worth running: a pass whose digit is the same for all n keys would copy them in the
+// same order, so it is left out (all-equal keys, small values, few distinct values). Digit counts
+// do not change under permutation, so the counts of the input decide for every pass.
+struct RadixPlan {
+  std::array<int, kRadixPasses> passes{};
+  int count = 0;
+};
+
+inline RadixPlan plan_radix_passes(const DigitCounts& totals, std::uint64_t n) {
+  RadixPlan plan;
+  for (int pass = 0; pass < kRadixPasses; ++pass) {
+    bool one_digit = false;
+    for (std::uint64_t keys : totals[pass]) one_digit = one_digit || keys == n;
+    if (!one_digit) plan.passes[plan.count++] = pass;
+  }
+  return plan;
+}
+
+}  // namespace plugbench::cpu

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# device_run.sh: one batch on the GPU machine: build (all cores), the test suite, then harness runs.
+# Logs and results land in $OUT (the device tool brings them back).
+#   tools/device_run.sh test                       build + ctest
+#   tools/device_run.sh sanitize                   build + compute-sanitizer over the GPU plugins
+#   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
+# Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/plugbench_device_out}"
+mkdir -p "$OUT"
+jobs="$(nproc)"
+build_dir=build-device
+
+build() {
+  [[ -x "$build_dir/bin/harness" && -n "${PLUGBENCH_SKIP_BUILD:-}" ]] && return 0
+  nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
+    -DPLUGBENCH_WERROR=ON >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+  if ! cmake --build "$build_dir" -j "$jobs" >"$OUT/build.log" 2>&1; then
+    grep -E "error|Error" "$OUT/build.log" | head -40
+    exit 1
+  fi
+  export PLUGBENCH_SKIP_BUILD=1
+}
+
+stage_test() {
+  ctest --test-dir "$build_dir" -j 4 --output-on-failure --timeout 900 >"$OUT/ctest.log" 2>&1
+  local rc=$?
+  grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|Not Run" "$OUT/ctest.log" | tail -40
+  echo "ctest exit code: $rc"
+}
+
+stage_sanitize() {
+  local log="$OUT/sanitize.log"
+  : >"$log"
+  for tool in memcheck racecheck; do
+    for plugin in cuda_naive cuda_optimized thrust cub; do
+      echo "== $tool $plugin" | tee -a "$log"
+      compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+        "$build_dir/bin/harness" -p "$plugin" -w all -s 1000,65537 -d all -r 1 --warmup 0 \
+        --cache warm --no-json -q >>"$log" 2>&1
+      echo "exit code $?" | tee -a "$log"
+    done
+  done
+  grep -E "ERROR SUMMARY|exit code" "$log"
+}
+
+stage_harness() {
+  local name="$1"
+  shift
+  "$build_dir/bin/harness" --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+  local rc=$?
+  echo "harness $name exit code: $rc"
+  tail -5 "$OUT/$name.err"
+}
+
+build
+while [[ $# -gt 0 ]]; do
+  stage="$1"
+  shift
+  args=()
+  while [[ $# -gt 0 && "$1" != "--" ]]; do args+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift
+  case "$stage" in
+    test) stage_test ;;
+    sanitize) stage_sanitize ;;
+    harness) stage_harness "${args[@]}" ;;
+    *) echo "unknown stage $stage"; exit 2 ;;
+  esac
+done
