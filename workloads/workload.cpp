@@ -8,26 +8,36 @@ namespace plugbench {
 
 std::size_t element_size(ElementType type) {
   switch (type) {
-    case ElementType::uint8: return 1;
+    case ElementType::uint8:
+      return 1;
     case ElementType::int32:
     case ElementType::uint32:
-    case ElementType::float32: return 4;
+    case ElementType::float32:
+      return 4;
     case ElementType::int64:
     case ElementType::uint64:
-    case ElementType::float64: return 8;
+    case ElementType::float64:
+      return 8;
   }
   return 1;
 }
 
 const char* element_name(ElementType type) {
   switch (type) {
-    case ElementType::uint8: return "uint8";
-    case ElementType::int32: return "int32";
-    case ElementType::uint32: return "uint32";
-    case ElementType::int64: return "int64";
-    case ElementType::uint64: return "uint64";
-    case ElementType::float32: return "float32";
-    case ElementType::float64: return "float64";
+    case ElementType::uint8:
+      return "uint8";
+    case ElementType::int32:
+      return "int32";
+    case ElementType::uint32:
+      return "uint32";
+    case ElementType::int64:
+      return "int64";
+    case ElementType::uint64:
+      return "uint64";
+    case ElementType::float32:
+      return "float32";
+    case ElementType::float64:
+      return "float64";
   }
   return "?";
 }

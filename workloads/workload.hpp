@@ -1,6 +1,6 @@
 // workload.hpp: what the harness knows about a workload: its inputs (named distributions, fixed
-// seeds), an exact reference, a verifier and a traffic model. Workloads belong to the harness, never
-// to a plugin, so every backend (cpu_serial too) is checked the same way.
+// seeds), an exact reference, a verifier and a traffic model. Workloads belong to the harness,
+// never to a plugin, so every backend (cpu_serial too) is checked the same way.
 #pragma once
 
 #include <plugbench/plugin_api.h>
@@ -45,7 +45,9 @@ class HostArray {
     return {reinterpret_cast<const T*>(bytes_.data()), static_cast<std::size_t>(count_)};
   }
   // Fills every byte with `value` (used to poison outputs before a checked run).
-  void fill_bytes(unsigned char value) { std::memset(bytes_.data(), value, bytes_.size()); }
+  void fill_bytes(unsigned char value) {
+    if (!bytes_.empty()) std::memset(bytes_.data(), value, bytes_.size());  // data() may be null
+  }
 
  private:
   std::string name_;
@@ -160,6 +162,6 @@ Traffic minimum_traffic(const ProblemData& problem);
 
 }  // namespace plugbench
 
-#define PLUGBENCH_REGISTER_WORKLOAD(Type) \
+#define PLUGBENCH_REGISTER_WORKLOAD(Type)                                                \
   static const ::plugbench::WorkloadRegistration plugbench_workload_registration_##Type( \
       std::make_unique<Type>())

@@ -1,0 +1,74 @@
+// reduce.cpp: the sum of n int32 values, accumulated in int64 (the seeds' reduce.cu).
+//
+// Reference:
+//   int64_t sum = 0;
+//   for (i = 0; i < n; ++i) sum += x[i];
+#include "verify_util.hpp"
+#include "workload.hpp"
+
+#include <cstdint>
+#include <random>
+
+namespace plugbench {
+namespace {
+
+struct ReduceReference : Reference {
+  std::int64_t sum = 0;
+};
+
+class Reduce final : public Workload {
+ public:
+  std::string name() const override { return "reduce"; }
+  std::string description() const override { return "sum of int32 values, as int64"; }
+  // mod100: the seeds' data, x = gen() % 100; signed: x in [-100, 100], so the sum can go down.
+  std::vector<std::string> distributions() const override { return {"mod100", "signed"}; }
+  std::vector<std::string> default_sizes() const override { return {"2^20", "2^24"}; }
+
+  ProblemData generate(const Shape& shape, const std::string& distribution) const override {
+    require_distribution(*this, distribution);
+    ProblemData problem = make_problem(name(), distribution, shape);
+    HostArray x("x", ElementType::int32, shape.n);
+    std::mt19937 gen(26);  // the seeds' seed: 2^26 mod100 values sum to 3321858913
+    const bool is_signed = distribution == "signed";
+    for (std::int32_t& value : x.as<std::int32_t>()) {
+      value = is_signed ? static_cast<std::int32_t>(gen() % 201) - 100
+                        : static_cast<std::int32_t>(gen() % 100);
+    }
+    problem.inputs.push_back(std::move(x));
+    problem.outputs.push_back({"sum", ElementType::int64, 1});
+    return problem;
+  }
+
+  std::shared_ptr<const Reference> reference(const ProblemData& problem) const override {
+    auto result = std::make_shared<ReduceReference>();
+    for (std::int32_t value : problem.inputs[0].as<std::int32_t>()) result->sum += value;
+    return result;
+  }
+
+  Verification verify(const ProblemData& problem, const Reference& reference,
+                      const std::vector<HostArray>& outputs) const override {
+    const std::int64_t expected = dynamic_cast<const ReduceReference&>(reference).sum;
+    const std::string compared = "sum of " + std::to_string(problem.shape.n) + " int32 as int64";
+    if (auto wrong_layout = check_output_layout(problem, outputs, compared)) return *wrong_layout;
+    const std::int64_t got = outputs[0].as<std::int64_t>()[0];
+    Verification result;
+    result.compared = compared;
+    result.error_measure = "absolute difference";
+    result.error = static_cast<double>(absolute_difference(got, expected));
+    result.tolerance = 0;
+    result.passed = got == expected;
+    result.detail = result.passed
+                        ? "sum " + std::to_string(expected) + " matches"
+                        : "expected " + std::to_string(expected) + ", got " + std::to_string(got);
+    return result;
+  }
+
+  Traffic traffic(const ProblemData& problem, const Reference&) const override {
+    return minimum_traffic(problem);
+  }
+};
+
+PLUGBENCH_REGISTER_WORKLOAD(Reduce);
+
+}  // namespace
+}  // namespace plugbench

@@ -1,0 +1,96 @@
+// sort.cpp: n uint32 keys sorted ascending (the seeds' radix sort).
+//
+// Reference:
+//   sorted = keys;
+//   std::sort(sorted.begin(), sorted.end());
+//
+// Inputs, all from one std::mt19937 (seed 7):
+//   uniform: keys = gen();
+//   sorted / reverse: the uniform keys, already ascending / descending;
+//   equal:   every key 0x2A2A2A2A (every radix digit the same);
+//   few:     16 distinct random values, each key one of them picked by gen() % 16.
+#include "verify_util.hpp"
+#include "workload.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <random>
+
+namespace plugbench {
+namespace {
+
+constexpr std::uint32_t kEqualKey = 0x2A2A2A2A;
+constexpr std::size_t kFewDistinct = 16;
+
+struct SortReference : Reference {
+  std::vector<std::uint32_t> sorted;
+};
+
+// kFewDistinct different values drawn from gen.
+std::vector<std::uint32_t> distinct_values(std::mt19937& gen) {
+  std::vector<std::uint32_t> values;
+  while (values.size() < kFewDistinct) {
+    const auto value = static_cast<std::uint32_t>(gen());
+    if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+  }
+  return values;
+}
+
+class Sort final : public Workload {
+ public:
+  std::string name() const override { return "sort"; }
+  std::string description() const override { return "uint32 keys sorted ascending"; }
+  std::vector<std::string> distributions() const override {
+    return {"uniform", "sorted", "reverse", "equal", "few"};
+  }
+  std::vector<std::string> default_sizes() const override { return {"2^20", "2^22"}; }
+
+  ProblemData generate(const Shape& shape, const std::string& distribution) const override {
+    require_distribution(*this, distribution);
+    ProblemData problem = make_problem(name(), distribution, shape);
+    HostArray keys("keys", ElementType::uint32, shape.n);
+    std::span<std::uint32_t> values = keys.as<std::uint32_t>();
+    std::mt19937 gen(7);
+    if (distribution == "equal") {
+      std::fill(values.begin(), values.end(), kEqualKey);
+    } else if (distribution == "few") {
+      const std::vector<std::uint32_t> pool = distinct_values(gen);
+      for (std::uint32_t& value : values) value = pool[gen() % kFewDistinct];
+    } else {
+      for (std::uint32_t& value : values) value = static_cast<std::uint32_t>(gen());
+      if (distribution == "sorted") std::sort(values.begin(), values.end());
+      if (distribution == "reverse") std::sort(values.begin(), values.end(), std::greater<>());
+    }
+    problem.inputs.push_back(std::move(keys));
+    problem.outputs.push_back({"sorted", ElementType::uint32, shape.n});
+    return problem;
+  }
+
+  std::shared_ptr<const Reference> reference(const ProblemData& problem) const override {
+    std::span<const std::uint32_t> keys = problem.inputs[0].as<std::uint32_t>();
+    auto result = std::make_shared<SortReference>();
+    result->sorted.assign(keys.begin(), keys.end());
+    std::sort(result->sorted.begin(), result->sorted.end());
+    return result;
+  }
+
+  Verification verify(const ProblemData& problem, const Reference& reference,
+                      const std::vector<HostArray>& outputs) const override {
+    const auto& expected = dynamic_cast<const SortReference&>(reference).sorted;
+    const std::string compared = std::to_string(problem.shape.n) + " uint32 keys sorted ascending";
+    if (auto wrong_layout = check_output_layout(problem, outputs, compared)) return *wrong_layout;
+    return compare_exactly(compared, "element", "elements",
+                           std::span<const std::uint32_t>(expected),
+                           outputs[0].as<std::uint32_t>());
+  }
+
+  Traffic traffic(const ProblemData& problem, const Reference&) const override {
+    return minimum_traffic(problem);
+  }
+};
+
+PLUGBENCH_REGISTER_WORKLOAD(Sort);
+
+}  // namespace
+}  // namespace plugbench
