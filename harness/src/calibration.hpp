@@ -4,6 +4,7 @@
 
 #include "plugin_session.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace plugbench {

@@ -4,6 +4,7 @@
 #include "measurement.hpp"
 #include "workload.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

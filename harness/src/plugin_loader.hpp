@@ -4,6 +4,7 @@
 
 #include <plugbench/plugin_api.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -4,6 +4,7 @@
 
 #include "plugin_loader.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
