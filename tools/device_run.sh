@@ -17,9 +17,10 @@ build() {
   nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
     -DPLUGBENCH_WERROR=ON >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
-  if ! cmake --build "$build_dir" -j "$jobs" >"$OUT/build.log" 2>&1; then
+  # Keep going past a broken target: the other plugins and the harness still get built and run.
+  if ! cmake --build "$build_dir" -j "$jobs" -- -k >"$OUT/build.log" 2>&1; then
     grep -E "error|Error" "$OUT/build.log" | head -40
-    exit 1
+    [[ -x "$build_dir/bin/harness" ]] || exit 1
   fi
   export PLUGBENCH_SKIP_BUILD=1
 }

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 namespace plugbench {
@@ -44,6 +43,13 @@ std::string clean_dlerror(std::string text) {
   return text;
 }
 
+// [a-z0-9_]+: a name that is safe in file names, JSON keys and command lines.
+bool valid_plugin_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
 // Checks the table and copies what the harness needs; returns an empty string or the reason.
 std::string accept_table(const pb_plugin* table, PluginRecord& record) {
   if (table->abi_major != PB_ABI_MAJOR) {
@@ -60,7 +66,7 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
     return "plugin table is " + std::to_string(table->struct_size) + " bytes, smaller than the " +
            std::to_string(kMinPluginSize) + " bytes of ABI 1.0: not built with plugin_api.h";
   }
-  if (table->name == nullptr || !std::regex_match(table->name, std::regex("[a-z0-9_]+"))) {
+  if (table->name == nullptr || !valid_plugin_name(table->name)) {
     return "plugin name must be lower-case letters, digits and '_' (got '" +
            std::string(table->name ? table->name : "(null)") + "')";
   }
