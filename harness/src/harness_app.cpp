@@ -9,12 +9,33 @@
 #include "results_json.hpp"
 #include "sizes.hpp"
 
+#include <csignal>
 #include <iostream>
 #include <map>
 #include <memory>
 
 namespace plugbench {
 namespace {
+
+// Set by SIGINT / SIGTERM: the run stops after the cell in progress and writes what it has.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void request_stop(int signal_number) {
+  g_stop_signal = signal_number;
+  std::signal(signal_number, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = request_stop;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+bool stop_requested() {
+  return g_stop_signal != 0;
+}
 
 // Sessions are opened once per plugin, on first use, and kept for the whole run.
 class SessionPool {
@@ -183,7 +204,9 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
 
   RunSettings settings = settings_from(options);
   std::vector<CellResult> all_cells;
+  install_stop_handlers();
   for (const PlannedProblem& planned : matrix.problems) {
+    if (stop_requested()) break;
     const ProblemSpec& spec = planned.spec;
     std::string label =
         spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
@@ -193,6 +216,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
 
     std::vector<CellResult> cells;
     for (const PlannedCell& planned_cell : planned.cells) {
+      if (stop_requested()) break;
       if (!planned_cell.status.empty()) {
         cells.push_back(decided_cell(spec, planned_cell));
         continue;
@@ -218,7 +242,11 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   }
   progress.finish();
 
-  int code = exit_code_for(all_cells);
+  int code = stop_requested() ? kExitInterrupted : exit_code_for(all_cells);
+  if (stop_requested()) {
+    std::cerr << "harness: interrupted by signal " << g_stop_signal
+              << "; writing the cells finished so far\n";
+  }
   std::size_t ok = 0, failed = 0, errors = 0, other = 0;
   for (const CellResult& cell : all_cells) {
     if (cell.status == status::ok)
@@ -237,7 +265,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   if (options.write_json) {
     nlohmann::json document;
     document["schema_version"] = kSchemaVersion;
-    document["complete"] = true;
+    document["complete"] = !stop_requested();
+    if (stop_requested()) document["interrupted_by_signal"] = static_cast<int>(g_stop_signal);
     document["context"]["time"] = utc_timestamp();
     document["context"]["command_line"] = options.command_line;
     document["context"]["host"] = host_description();

@@ -9,7 +9,8 @@ enum ExitCode {
   kExitVerificationFailed = 1,
   kExitUsage = 2,
   kExitCellError = 3,
-  kExitOutputError = 4
+  kExitOutputError = 4,
+  kExitInterrupted = 5  // SIGINT / SIGTERM: the results so far are written, marked incomplete
 };
 
 int run_harness(int argc, const char* const* argv);

@@ -93,7 +93,8 @@ std::string usage_text() {
        << describe_options(unused, lists, cache, host_memory, repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a plugin reported an error in some cell, "
-          "4 the results could not be written\n";
+          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished so far "
+          "are written, marked incomplete)\n";
   return text.str();
 }
 

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 namespace plugbench {
 namespace {
@@ -206,6 +210,46 @@ TEST(Cli, BrokenPluginsAreRecordedAndTheRunGoesOn) {
     }
   }
   EXPECT_EQ(broken, 2);
+}
+
+// A long matrix: Mandelbrot on one core takes about a second a call here.
+const std::vector<std::string> kLongRun = {
+    "-p", "cpu_serial", "-w", "mandelbrot", "-s", "1280x720,1281x720,1282x720,1283x720", "-r", "3"};
+
+TEST(Cli, AnInterruptWritesTheFinishedCellsMarkedIncomplete) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  std::vector<std::string> arguments = kLongRun;
+  arguments.insert(arguments.end(), {"--json", path});
+  int pid = plugbench::testing::start_harness(arguments);
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  kill(pid, SIGINT);
+  EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 5);
+  nlohmann::json results = read_json(path);
+  EXPECT_FALSE(results["complete"].get<bool>());
+  EXPECT_EQ(results["interrupted_by_signal"], SIGINT);
+  EXPECT_LT(results["results"].size(), 4u);  // it stopped early
+  for (const nlohmann::json& cell : results["results"]) EXPECT_EQ(cell["status"], "ok");
+}
+
+TEST(Cli, KillingTheHarnessLeavesTheOldResultsFileWhole) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult first = run_harness(
+      {"-p", "cpu_serial", "-w", "reduce", "-s", "100", "-r", "2", "--json", path, "-q"});
+  ASSERT_EQ(first.exit_code, 0);
+  std::string old_text = plugbench::testing::read_text(path);
+  std::vector<std::string> arguments = kLongRun;
+  arguments.insert(arguments.end(), {"--json", path});
+  int pid = plugbench::testing::start_harness(arguments);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  kill(pid, SIGKILL);
+  EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 128 + SIGKILL);
+  EXPECT_EQ(plugbench::testing::read_text(path), old_text);
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "a temporary file was left behind before the rename: " << entry.path();
+  }
 }
 
 // The float accumulator exists to show its error: opt-in, and it fails at 2^24.

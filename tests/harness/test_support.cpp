@@ -1,8 +1,11 @@
 // test_support.cpp: subprocess and file helpers for the harness tests.
 #include "test_support.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -45,6 +48,31 @@ CommandResult run_harness(const std::vector<std::string>& arguments) {
   result.out = read_text(folder.file("out"));
   result.err = read_text(folder.file("err"));
   return result;
+}
+
+int start_harness(const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv_strings = {PLUGBENCH_HARNESS_PATH};
+  argv_strings.insert(argv_strings.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& argument : argv_strings) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_for_exit(int pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string plugin_dir() {

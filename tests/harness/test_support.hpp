@@ -17,6 +17,11 @@ struct CommandResult {
 // Runs the harness built beside the tests with `arguments` (each quoted for the shell).
 CommandResult run_harness(const std::vector<std::string>& arguments);
 
+// Starts the harness in the background (stdout and stderr to /dev/null); returns its pid.
+int start_harness(const std::vector<std::string>& arguments);
+// Waits for a process started by start_harness; returns its exit code, or 128 + the signal.
+int wait_for_exit(int pid);
+
 // A fresh temporary folder for one test; removed by the caller's TempFolder destructor.
 class TempFolder {
  public:
