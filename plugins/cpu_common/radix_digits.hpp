@@ -2,8 +2,11 @@
 // and the choice of which passes to run.
 #pragma once
 
+#include <plugbench/plugin_sdk.hpp>
+
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace plugbench::cpu {
 
@@ -13,6 +16,21 @@ constexpr int kRadixPasses = 32 / kRadixBits;
 
 // Key counts per digit value, one row per pass (pass p sorts by bits [8p, 8p + 8)).
 using DigitCounts = std::array<std::array<std::uint64_t, kRadixBuckets>, kRadixPasses>;
+
+// Scratch space for the ping-pong between passes: n keys.
+inline std::uint64_t radix_workspace(void*, const pb_problem& problem) {
+  return problem.n * sizeof(std::uint32_t);
+}
+
+// The workspace as n scratch keys; refuses a workspace smaller than radix_workspace asked for.
+inline std::uint32_t* radix_scratch(const plugbench::sdk::Call& call) {
+  if (call.workspace_bytes() < call.n() * sizeof(std::uint32_t)) {
+    throw plugbench::sdk::Failure(PB_ERROR, "sort: workspace of " +
+                                                std::to_string(call.workspace_bytes()) +
+                                                " bytes is smaller than n keys");
+  }
+  return call.workspace<std::uint32_t>();
+}
 
 inline unsigned radix_digit(std::uint32_t key, int pass) {
   return (key >> (pass * kRadixBits)) & (kRadixBuckets - 1);

@@ -11,10 +11,6 @@ namespace {
 
 namespace cpu = plugbench::cpu;
 
-std::uint64_t radix_workspace(void*, const pb_problem& problem) {
-  return problem.n * sizeof(std::uint32_t);
-}
-
 void sort_lsd_radix(plugbench::sdk::Call& call) {
   const auto* keys = call.input<std::uint32_t>(0);
   auto* sorted = call.output<std::uint32_t>(0);
@@ -23,12 +19,7 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
     std::copy(keys, keys + n, sorted);
     return;
   }
-  if (call.workspace_bytes() < n * sizeof(std::uint32_t)) {
-    throw plugbench::sdk::Failure(PB_ERROR, "sort: workspace of " +
-                                                std::to_string(call.workspace_bytes()) +
-                                                " bytes is smaller than n keys");
-  }
-  auto* scratch = call.workspace<std::uint32_t>();
+  auto* scratch = cpu::radix_scratch(call);
 
   cpu::DigitCounts counts{};
   cpu::count_digits(keys, n, counts);
@@ -72,7 +63,7 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix",
                   .description = "LSD radix, 8-bit digits, passes with one digit value skipped",
                   .run = sort_lsd_radix,
-                  .workspace = radix_workspace});
+                  .workspace = cpu::radix_workspace});
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "std_sort",
                   .description = "copy, then std::sort",

@@ -17,10 +17,6 @@ namespace {
 
 namespace cpu = plugbench::cpu;
 
-std::uint64_t radix_workspace(void*, const pb_problem& problem) {
-  return problem.n * sizeof(std::uint32_t);
-}
-
 void sort_lsd_radix(plugbench::sdk::Call& call) {
   const auto* keys = call.input<std::uint32_t>(0);
   auto* sorted = call.output<std::uint32_t>(0);
@@ -29,12 +25,7 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
     std::copy(keys, keys + n, sorted);
     return;
   }
-  if (call.workspace_bytes() < n * sizeof(std::uint32_t)) {
-    throw plugbench::sdk::Failure(PB_ERROR, "sort: workspace of " +
-                                                std::to_string(call.workspace_bytes()) +
-                                                " bytes is smaller than n keys");
-  }
-  auto* scratch = call.workspace<std::uint32_t>();
+  auto* scratch = cpu::radix_scratch(call);
 
   const int max_threads = omp_get_max_threads();
   // thread_counts[t][pass]: digit counts of thread t's block of the array the pass reads.
@@ -109,4 +100,4 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix",
                   .description = "parallel LSD radix, 8-bit digits, one-digit passes skipped",
                   .run = sort_lsd_radix,
-                  .workspace = radix_workspace});
+                  .workspace = cpu::radix_workspace});

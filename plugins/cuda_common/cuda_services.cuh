@@ -1,0 +1,308 @@
+// cuda_services.cuh: the services every CUDA plugin hands to PLUGBENCH_PLUGIN: a session on one
+// device with its own non-blocking stream, device memory, pinned or pageable staging memory,
+// copies that finish before they return, CUDA-event timing and an L2 flush (nvbench's).
+#pragma once
+
+#include "cuda_common/cuda_check.cuh"
+#include "cuda_common/device_probe.cuh"
+
+#include <plugbench/plugin_sdk.hpp>
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if __has_include(<cuda/version>)
+#include <cuda/version>
+#endif
+
+#pragma GCC visibility push(hidden)
+
+namespace plugbench::cuda {
+
+// "13.0" from CUDA's encoding 1000 * major + 10 * minor.
+inline std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+class CudaServices {
+ public:
+  // Can this machine run CUDA? Looks for the driver library first, so that a machine without one
+  // gets a clear reason instead of the runtime's "insufficient driver".
+  static bool probe(std::string& reason) {
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (driver == nullptr) {
+      reason = "no NVIDIA driver: libcuda.so.1 not found";
+      return false;
+    }
+    dlclose(driver);
+    // In a child process: the harness itself must not initialize CUDA (see device_probe.cuh).
+    DeviceCount devices = count_devices_in_child();
+    if (!devices.answered) {
+      reason = "cannot query CUDA devices: " + devices.error;
+      return false;
+    }
+    if (devices.status != cudaSuccess && devices.status != cudaErrorNoDevice) {
+      reason = "cudaGetDeviceCount failed: " + devices.error;
+      return false;
+    }
+    if (devices.status == cudaErrorNoDevice || devices.count == 0) {
+      reason = "no CUDA device";
+      return false;
+    }
+    return true;
+  }
+
+  explicit CudaServices(int32_t device) : device_(device) {
+    int count = 0;
+    PB_CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count) {
+      throw sdk::Failure(PB_ERROR, "CUDA device " + std::to_string(device) +
+                                       " does not exist: this machine has " +
+                                       std::to_string(count) + " device(s), numbered from 0");
+    }
+    try {
+      PB_CUDA_CHECK(cudaSetDevice(device_));
+      PB_CUDA_CHECK(cudaGetDeviceProperties(&properties_, device_));
+      PB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      PB_CUDA_CHECK(cudaEventCreate(&start_));
+      PB_CUDA_CHECK(cudaEventCreate(&stop_));
+    } catch (...) {
+      release_all();
+      throw;
+    }
+  }
+
+  CudaServices(const CudaServices&) = delete;
+  CudaServices& operator=(const CudaServices&) = delete;
+
+  ~CudaServices() { release_all(); }
+
+  cudaStream_t stream() const { return stream_; }
+  int device() const { return device_; }
+  const cudaDeviceProp& properties() const { return properties_; }
+
+  // Makes the session's device current on the calling thread (sessions on other devices, or other
+  // code, may have changed it). Every service call does this first.
+  void make_current() const {
+    int current = -1;
+    PB_CUDA_CHECK(cudaGetDevice(&current));
+    if (current != device_) PB_CUDA_CHECK(cudaSetDevice(device_));
+  }
+
+  // State a plugin keeps for the life of the session (e.g. Thrust's cached temporary storage): one
+  // T per session, built on first use as T(*this), destroyed with the session before its stream.
+  template <class T>
+  T& state() {
+    static const char key = 0;  // one address per T, and per plugin (hidden visibility)
+    for (auto& entry : states_) {
+      if (entry.key == &key) return *static_cast<T*>(entry.object.get());
+    }
+    states_.push_back(
+        {&key, StateObject(new T(*this), [](void* p) { delete static_cast<T*>(p); })});
+    return *static_cast<T*>(states_.back().object.get());
+  }
+
+  void* alloc(uint64_t bytes) {
+    make_current();
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    PB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > free_bytes) {
+      throw sdk::out_of_memory(out_of_memory_message(bytes, free_bytes, total_bytes));
+    }
+    void* pointer = nullptr;
+    cudaError_t status = cudaMalloc(&pointer, bytes == 0 ? 1 : static_cast<size_t>(bytes));
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw sdk::out_of_memory(out_of_memory_message(bytes, free_bytes, total_bytes));
+    }
+    PB_CUDA_CHECK(status);
+    return pointer;
+  }
+  void release(void* pointer) {
+    if (pointer == nullptr) return;
+    make_current();
+    PB_CUDA_CHECK(cudaFree(pointer));
+  }
+
+  void* alloc_host(uint64_t bytes, pb_host_memory kind) {
+    const size_t size = bytes == 0 ? 1 : static_cast<size_t>(bytes);
+    if (kind == PB_HOST_PINNED) {
+      make_current();
+      void* pointer = nullptr;
+      cudaError_t status = cudaMallocHost(&pointer, size);
+      if (status == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        throw sdk::out_of_memory("cudaMallocHost of " + std::to_string(bytes) +
+                                 " bytes of pinned host memory failed");
+      }
+      PB_CUDA_CHECK(status);
+      return pointer;
+    }
+    void* pointer = std::malloc(size);
+    if (pointer == nullptr) {
+      throw sdk::out_of_memory("malloc of " + std::to_string(bytes) +
+                               " bytes of host memory failed");
+    }
+    return pointer;
+  }
+  void release_host(void* pointer, pb_host_memory kind) {
+    if (pointer == nullptr) return;
+    if (kind == PB_HOST_PINNED) {
+      make_current();
+      PB_CUDA_CHECK(cudaFreeHost(pointer));
+    } else {
+      std::free(pointer);
+    }
+  }
+
+  void copy_in(void* target, const void* host_source, uint64_t bytes) {
+    if (bytes == 0) return;
+    make_current();
+    PB_CUDA_CHECK(cudaMemcpyAsync(target, host_source, bytes, cudaMemcpyHostToDevice, stream_));
+    PB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  void copy_out(void* host_target, const void* source, uint64_t bytes) {
+    if (bytes == 0) return;
+    make_current();
+    PB_CUDA_CHECK(cudaMemcpyAsync(host_target, source, bytes, cudaMemcpyDeviceToHost, stream_));
+    PB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  void copy_within(void* target, const void* source, uint64_t bytes) {
+    if (bytes == 0) return;
+    make_current();
+    PB_CUDA_CHECK(cudaMemcpyAsync(target, source, bytes, cudaMemcpyDeviceToDevice, stream_));
+  }
+
+  void sync() {
+    make_current();
+    PB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    PB_CUDA_CHECK(cudaGetLastError());
+  }
+
+  void timer_start() {
+    make_current();
+    PB_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  }
+  double timer_stop() {
+    make_current();
+    PB_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    PB_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float milliseconds = 0.0f;
+    PB_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+    return milliseconds;
+  }
+
+  // Overwrites a buffer of twice the L2 size on the stream, so the next sample finds none of the
+  // problem data in L2. The value changes every time so that no write can be elided.
+  void flush_cache() {
+    make_current();
+    if (flush_buffer_ == nullptr) {
+      int l2_bytes = 0;
+      PB_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device_));
+      if (l2_bytes <= 0) return;
+      flush_bytes_ = 2 * static_cast<size_t>(l2_bytes);
+      PB_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
+    }
+    ++flush_value_;
+    PB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, flush_value_, flush_bytes_, stream_));
+  }
+
+  void device_info(pb_device_info& info) {
+    make_current();
+    info = pb_device_info{};
+    info.struct_size = sizeof(pb_device_info);
+    std::snprintf(info.name, sizeof(info.name), "%s", properties_.name);
+    std::snprintf(info.architecture, sizeof(info.architecture), "sm_%d%d", properties_.major,
+                  properties_.minor);
+    info.memory_bytes = properties_.totalGlobalMem;
+    info.multiprocessors = static_cast<uint32_t>(properties_.multiProcessorCount);
+    info.clock_khz = static_cast<uint32_t>(attribute(cudaDevAttrClockRate));
+    info.memory_clock_khz = static_cast<uint32_t>(attribute(cudaDevAttrMemoryClockRate));
+    info.memory_bus_bits = static_cast<uint32_t>(attribute(cudaDevAttrGlobalMemoryBusWidth));
+    info.l2_bytes = static_cast<uint64_t>(attribute(cudaDevAttrL2CacheSize));
+    int driver = 0;
+    int runtime = 0;
+    PB_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    PB_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    std::snprintf(info.driver_version, sizeof(info.driver_version), "%s",
+                  cuda_version_string(driver).c_str());
+    std::snprintf(info.runtime_version, sizeof(info.runtime_version), "%s",
+                  cuda_version_string(runtime).c_str());
+    info.index = device_;
+  }
+
+ private:
+  using StateObject = std::unique_ptr<void, void (*)(void*)>;
+  struct State {
+    const void* key;
+    StateObject object;
+  };
+
+  int attribute(cudaDeviceAttr which) const {
+    int value = 0;
+    PB_CUDA_CHECK(cudaDeviceGetAttribute(&value, which, device_));
+    return value;
+  }
+
+  std::string out_of_memory_message(uint64_t bytes, size_t free_bytes, size_t total_bytes) const {
+    return "cannot allocate " + std::to_string(bytes) + " bytes on CUDA device " +
+           std::to_string(device_) + ": " + std::to_string(free_bytes) + " bytes free of " +
+           std::to_string(total_bytes);
+  }
+
+  // Frees whatever exists, never throws: used by the destructor and by a constructor that failed.
+  void release_all() noexcept {
+    (void)cudaSetDevice(device_);
+    while (!states_.empty()) states_.pop_back();  // newest first, before the stream goes
+    if (flush_buffer_ != nullptr) (void)cudaFree(flush_buffer_);
+    if (start_ != nullptr) (void)cudaEventDestroy(start_);
+    if (stop_ != nullptr) (void)cudaEventDestroy(stop_);
+    if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+    flush_buffer_ = nullptr;
+    start_ = nullptr;
+    stop_ = nullptr;
+    stream_ = nullptr;
+    (void)cudaGetLastError();
+  }
+
+  int device_ = 0;
+  cudaDeviceProp properties_{};
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+  void* flush_buffer_ = nullptr;
+  size_t flush_bytes_ = 0;
+  unsigned char flush_value_ = 0;
+  std::vector<State> states_;
+};
+
+// Build facts of a CUDA plugin: runtime, CCCL and the GPU architectures it carries code for.
+inline std::vector<std::pair<std::string, std::string>> cuda_build_info() {
+  std::vector<std::pair<std::string, std::string>> info;
+  info.emplace_back("cuda_runtime", cuda_version_string(CUDART_VERSION));
+#if defined(CCCL_MAJOR_VERSION)
+  info.emplace_back("cccl", std::to_string(CCCL_MAJOR_VERSION) + "." +
+                                std::to_string(CCCL_MINOR_VERSION) + "." +
+                                std::to_string(CCCL_PATCH_VERSION));
+#endif
+#if defined(PLUGBENCH_CUDA_ARCHITECTURES)
+  info.emplace_back("cuda_architectures", PLUGBENCH_CUDA_ARCHITECTURES);
+#endif
+#if defined(PLUGBENCH_CUDA_RUNTIME_LIBRARY)
+  info.emplace_back("cuda_runtime_library", PLUGBENCH_CUDA_RUNTIME_LIBRARY);
+#endif
+  return info;
+}
+
+}  // namespace plugbench::cuda
+
+#pragma GCC visibility pop
