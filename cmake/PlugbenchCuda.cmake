@@ -16,6 +16,13 @@ if(NOT PLUGBENCH_CUDA STREQUAL "OFF")
       endif()
     endif()
     enable_language(CUDA)
+    # CMake before 3.26 knows no C++20 flag for nvcc (12.0 and later take -std=c++20) and refuses
+    # CMAKE_CUDA_STANDARD 20 without it.
+    if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION AND CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA"
+       AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
