@@ -3,6 +3,8 @@
 
 #include "calibration.hpp"
 #include "cell_runner.hpp"
+#include "check_plugin.hpp"
+#include "crossover.hpp"
 #include "host_info.hpp"
 #include "matrix.hpp"
 #include "report_table.hpp"
@@ -203,6 +205,10 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   }
 
   RunSettings settings = settings_from(options);
+  TableWriter tables(std::cout, options.format);
+  // With --format csv, stdout holds the cells alone: the summary and the crossover go to stderr.
+  bool csv = options.format == OutputFormat::csv;
+  std::ostream& text = csv ? std::cerr : std::cout;
   std::vector<CellResult> all_cells;
   install_stop_handlers();
   for (const PlannedProblem& planned : matrix.problems) {
@@ -237,7 +243,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     for (CellResult& cell : cells) cell.size_text = spec.size_text;
     derive_figures(cells, options.baseline, peak_by_plugin);
     progress.finish();
-    print_problem_table(std::cout, spec, cells, options.baseline);
+    tables.write(problem_table(spec, cells, options.baseline));
     all_cells.insert(all_cells.end(), cells.begin(), cells.end());
   }
   progress.finish();
@@ -258,9 +264,11 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     else
       ++other;
   }
-  std::cout << "\n"
-            << all_cells.size() << " cells: " << ok << " ok, " << failed << " failed verification, "
-            << errors << " errors, " << other << " unavailable or unsupported\n";
+  text << "\n"
+       << all_cells.size() << " cells: " << ok << " ok, " << failed << " failed verification, "
+       << errors << " errors, " << other << " unavailable or unsupported\n";
+  nlohmann::json crossover =
+      report_crossover(all_cells, text, csv ? OutputFormat::console : options.format);
 
   if (options.write_json) {
     nlohmann::json document;
@@ -285,10 +293,11 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     }
     document["results"] = nlohmann::json::array();
     for (const CellResult& cell : all_cells) document["results"].push_back(to_json(cell));
+    document["crossover"] = crossover;
     std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
     try {
       write_json_atomically(document, path);
-      std::cout << "results: " << path << "\n";
+      text << "results: " << path << "\n";
     } catch (const std::exception& e) {
       std::cerr << "harness: " << e.what() << "\n";
       return kExitOutputError;
@@ -316,6 +325,7 @@ int run_harness(int argc, const char* const* argv) {
               << PB_ABI_MINOR << ")\n";
     return kExitOk;
   }
+  if (!options.check_plugin.empty()) return check_plugin(options, std::cout, std::cerr);
   std::vector<PluginFolder> folders = plugin_search_path(options.plugin_dirs);
   std::vector<PluginRecord> plugins;
   try {

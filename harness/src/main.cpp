@@ -1,11 +1,16 @@
-// main.cpp: the harness executable.
+// main.cpp: the harness executable: a run, or `harness compare` on results files.
+#include "compare_command.hpp"
 #include "harness_app.hpp"
 
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 int main(int argc, char** argv) {
   try {
+    if (argc > 1 && std::string_view(argv[1]) == "compare") {
+      return plugbench::run_compare(argc - 1, argv + 1);
+    }
     return plugbench::run_harness(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "harness: internal error: " << e.what() << "\n";

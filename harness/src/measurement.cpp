@@ -1,5 +1,5 @@
 // measurement.cpp: the bridge to Google Benchmark. Each cell is registered at run time, run alone
-// with manual time, and read back through a reporter that keeps the aggregates.
+// with manual time, and read back through a reporter that keeps the aggregates and the samples.
 #include "measurement.hpp"
 
 #include <benchmark/benchmark.h>
@@ -68,11 +68,12 @@ TimeStats stats_from(const CollectingReporter& reporter, const std::string& coun
   auto value_of = [&](const benchmark::BenchmarkReporter::Run& run) {
     return counter.empty() ? aggregate_value(run) : counter_value(run, counter);
   };
+  for (const auto& run : reporter.repetitions()) stats.samples_ms.push_back(value_of(run));
   const auto& aggregates = reporter.aggregates();
   if (aggregates.empty()) {
     // Google Benchmark computes no aggregates for a single repetition: that sample is all.
     if (reporter.repetitions().empty()) return stats;
-    double only = value_of(reporter.repetitions().front());
+    double only = stats.samples_ms.front();
     stats.median_ms = stats.mean_ms = stats.min_ms = stats.max_ms = only;
     return stats;
   }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace plugbench {
 
@@ -21,6 +22,8 @@ struct TimeStats {
   double cv = 0;  // stddev / mean
   int repetitions = 0;
   std::int64_t iterations = 0;  // calls per repetition (more than 1 with --min-time)
+  // Each repetition's time, in the order they ran: what `harness compare` tests for a change.
+  std::vector<double> samples_ms;
 };
 
 // One sample: its total time and named parts of it (e.g. copy_in, kernel, copy_out).

@@ -51,9 +51,18 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
       "a folder of plugins (repeatable); also searched: $PLUGBENCH_PLUGIN_PATH, the plugins "
       "folder next to the harness, and the installed one")(
+      "check-plugin", po::value<std::string>(&o.check_plugin),
+      "load one plugin file (PATH.so), print what it declares, check each kernel on small and "
+      "awkward sizes against the references, and stop; exit 0 all passed, 1 a wrong answer, "
+      "2 not a loadable plugin, 3 an error")(
       "json", po::value<std::string>(&o.json_path),
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(
+      "format",
+      po::value<std::string>()->default_value("console")->notifier(
+          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      "tables as console (fixed width), md (markdown) or csv (one header, a line per cell; the "
+      "summary goes to stderr)")(
       "list", "list plugins (with why one is unavailable), their kernels, and the workloads")(
       "dry-run", "print the matrix that would run, and stop")(
       "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",
@@ -84,6 +93,7 @@ std::string usage_text() {
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
           "and verified.\n\n"
           "usage: harness [options]\n"
+          "       harness compare BASE.json NEW.json [MORE.json ...]  (harness compare --help)\n"
           "examples:\n"
           "  harness                                  every available plugin, every workload, "
           "default sizes\n"

@@ -1,6 +1,8 @@
 // options.hpp: the command line (Boost.Program_options), parsed into one plain struct.
 #pragma once
 
+#include "text_table.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -24,6 +26,7 @@ struct Options {
   bool list = false;
   bool dry_run = false;
   bool quiet = false;
+  OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
   std::vector<std::string> plugins = {"all"};
   std::vector<std::string> workloads = {"all"};
   std::vector<std::string> distributions;  // empty: each workload's default
@@ -36,6 +39,8 @@ struct Options {
   CacheMode cache = CacheMode::cold;
   HostMemoryMode host_memory = HostMemoryMode::pageable;
   std::vector<std::string> plugin_dirs;
+  // --check-plugin PATH: check that one plugin file, and run nothing else.
+  std::string check_plugin;
   std::string json_path;  // empty: results/<host>-<time>.json
   bool write_json = true;
   std::string baseline = "cpu_serial";

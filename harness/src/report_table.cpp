@@ -1,4 +1,5 @@
-// report_table.cpp: fixed-width console tables.
+// report_table.cpp: the per-problem results table (as a TextTable), the plugin listing and the
+// dry-run matrix.
 #include "report_table.hpp"
 
 #include "sizes.hpp"
@@ -15,10 +16,6 @@ std::string fixed(double value, int decimals) {
   char text[64];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
   return text;
-}
-
-std::string format_number(const std::optional<double>& value, int decimals) {
-  return value && std::isfinite(*value) ? fixed(*value, decimals) : "-";
 }
 
 std::string format_scientific(double value) {
@@ -53,40 +50,50 @@ std::string flags_text(std::uint32_t flags) {
 
 }  // namespace
 
+std::string format_number(const std::optional<double>& value, int decimals) {
+  return value && std::isfinite(*value) ? fixed(*value, decimals) : "";
+}
+
+std::string format_rate(const std::optional<double>& rate) {
+  return format_number(rate, rate && *rate < 10 ? 2 : 1);
+}
+
 std::string format_ms(const std::optional<double>& ms) {
-  if (!ms || !std::isfinite(*ms)) return "-";
+  if (!ms || !std::isfinite(*ms)) return "";
   double magnitude = std::fabs(*ms);
   int decimals = magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : magnitude >= 1 ? 3 : 4;
   return fixed(*ms, decimals);
 }
 
-void print_problem_table(std::ostream& out, const ProblemSpec& problem,
-                         const std::vector<CellResult>& cells, const std::string& baseline) {
+TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult>& cells,
+                        const std::string& baseline) {
   bool iterations =
       !cells.empty() && cells.front().traffic && !cells.front().traffic->work_unit.empty();
-  out << "\n"
-      << problem.workload->name() << "  n = " << shape_text(problem.shape) << "  distribution "
-      << problem.distribution;
+  TextTable table;
+  table.title = problem.workload->name() + "  n = " + shape_text(problem.shape) +
+                "  distribution " + problem.distribution;
   if (!cells.empty() && cells.front().traffic) {
     const Traffic& t = *cells.front().traffic;
-    if (iterations) {
-      out << "  work " << fixed(t.work, 0) << " " << t.work_unit;
-    } else {
-      out << "  traffic " << fixed(t.bytes() / 1048576.0, 1) << " MiB";
-    }
+    table.title += iterations ? "  work " + fixed(t.work, 0) + " " + t.work_unit
+                              : "  traffic " + fixed(t.bytes() / 1048576.0, 1) + " MiB";
   }
-  out << "\n";
-  const char* rate_title = iterations ? "Git/s" : "GB/s";
-  out << std::left << std::setw(16) << "plugin" << std::setw(22) << "variant" << std::right
-      << std::setw(11) << "kernel ms" << std::setw(7) << "cv" << std::setw(11) << "e2e ms"
-      << std::setw(10) << "in ms" << std::setw(10) << "out ms" << std::setw(9) << rate_title
-      << std::setw(7) << "%peak" << std::setw(9) << "speedup"
-      << "  verified\n";
+  const char* rate_unit = iterations ? "Git/s" : "GB/s";
+  // The rate's unit differs by workload: in CSV it is a column of its own, so one header fits all.
+  table.context = {{"workload", problem.workload->name()},
+                   {"n", std::to_string(problem.shape.n)},
+                   {"distribution", problem.distribution},
+                   {"rate_unit", rate_unit}};
+  table.columns = {
+      {"plugin", "plugin", true},  {"variant", "variant", true},  {"kernel ms", "kernel_ms"},
+      {"cv", "kernel_cv_percent"}, {"e2e ms", "end_to_end_ms"},   {"in ms", "copy_in_ms"},
+      {"out ms", "copy_out_ms"},   {rate_unit, "rate"},           {"%peak", "percent_of_peak"},
+      {"speedup", "speedup"},      {"verified", "verified", true}};
   for (const CellResult& cell : cells) {
-    out << std::left << std::setw(16) << cell.plugin << std::setw(22)
-        << (cell.variant.empty() ? "-" : cell.variant);
+    TableRow row;
+    row.cells = {cell.plugin, cell.variant};
     if (!cell.kernel) {
-      out << "  " << cell.status << ": " << cell.message << "\n";
+      row.note = cell.status + ": " + cell.message;
+      table.rows.push_back(row);
       continue;
     }
     std::optional<double> in_ms, out_ms, rate;
@@ -99,18 +106,22 @@ void print_problem_table(std::ostream& out, const ProblemSpec& problem,
     } else {
       rate = cell.gbps;
     }
-    out << std::right << std::setw(11) << format_ms(cell.kernel->median_ms) << std::setw(6)
-        << fixed(100 * cell.kernel->cv, 1) << "%" << std::setw(11)
-        << format_ms(cell.end_to_end ? std::optional<double>(cell.end_to_end->median_ms)
-                                     : std::nullopt)
-        << std::setw(10) << format_ms(in_ms) << std::setw(10) << format_ms(out_ms) << std::setw(9)
-        << format_number(rate, rate && *rate < 10 ? 2 : 1) << std::setw(7)
-        << format_number(cell.percent_of_peak, 1) << std::setw(9) << format_number(cell.speedup, 2)
-        << "  " << verification_text(cell) << flags_text(cell.flags) << "\n";
+    std::optional<double> end_to_end_ms;
+    if (cell.end_to_end) end_to_end_ms = cell.end_to_end->median_ms;
+    row.cells.insert(
+        row.cells.end(),
+        {format_ms(cell.kernel->median_ms), fixed(100 * cell.kernel->cv, 1) + "%",
+         format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
+         format_number(cell.percent_of_peak, 1), format_number(cell.speedup, 2),
+         verification_text(cell) + flags_text(cell.flags)});
+    table.rows.push_back(row);
   }
   bool any_speedup = false;
   for (const CellResult& cell : cells) any_speedup = any_speedup || cell.speedup.has_value();
-  if (!any_speedup) out << "(no speedups: no verified " << baseline << " cell for this problem)\n";
+  if (!any_speedup) {
+    table.notes.push_back("(no speedups: no verified " + baseline + " cell for this problem)");
+  }
+  return table;
 }
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,

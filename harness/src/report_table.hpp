@@ -5,21 +5,28 @@
 #include "cell_result.hpp"
 #include "matrix.hpp"
 #include "plugin_loader.hpp"
+#include "text_table.hpp"
 
 #include <ostream>
 #include <vector>
 
 namespace plugbench {
 
-void print_problem_table(std::ostream& out, const ProblemSpec& problem,
-                         const std::vector<CellResult>& cells, const std::string& baseline);
+// One problem's cells: a row per plugin variant, written as console, markdown or CSV by
+// TableWriter.
+TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult>& cells,
+                        const std::string& baseline);
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
                    const std::vector<PluginRecord>& plugins);
 
 void print_dry_run(std::ostream& out, const Matrix& matrix);
 
-// "1.234" with about four significant digits, "-" for none.
+// "1.234" with about four significant digits; "" (no value) for none.
 std::string format_ms(const std::optional<double>& ms);
+// `value` with `decimals` decimals; "" for none or a number that is not finite.
+std::string format_number(const std::optional<double>& value, int decimals);
+// A rate (GB/s, G iterations/s): two decimals below 10, one above.
+std::string format_rate(const std::optional<double>& rate);
 
 }  // namespace plugbench

@@ -36,10 +36,17 @@ nlohmann::json flag_names(std::uint32_t flags) {
 }  // namespace
 
 nlohmann::json to_json(const TimeStats& stats) {
-  return {{"median_ms", finite(stats.median_ms)}, {"mean_ms", finite(stats.mean_ms)},
-          {"min_ms", finite(stats.min_ms)},       {"max_ms", finite(stats.max_ms)},
-          {"stddev_ms", finite(stats.stddev_ms)}, {"cv", finite(stats.cv)},
-          {"repetitions", stats.repetitions},     {"iterations", stats.iterations}};
+  nlohmann::json samples = nlohmann::json::array();
+  for (double sample : stats.samples_ms) samples.push_back(finite(sample));
+  return {{"median_ms", finite(stats.median_ms)},
+          {"mean_ms", finite(stats.mean_ms)},
+          {"min_ms", finite(stats.min_ms)},
+          {"max_ms", finite(stats.max_ms)},
+          {"stddev_ms", finite(stats.stddev_ms)},
+          {"cv", finite(stats.cv)},
+          {"repetitions", stats.repetitions},
+          {"iterations", stats.iterations},
+          {"samples_ms", samples}};
 }
 
 nlohmann::json to_json(const CellResult& cell) {

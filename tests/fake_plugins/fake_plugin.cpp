@@ -1,5 +1,6 @@
 // fake_plugin.cpp: one small reduce plugin, built several times with FAKE_* definitions, each copy
-// broken in one way, so that the tests can check that the harness refuses or records it exactly.
+// broken in one way, so that the tests can check that the harness refuses or records it exactly
+// (and one, fake_device, that poses as a GPU plugin for the crossover).
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
 
@@ -45,6 +46,19 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
 #endif
 #ifdef FAKE_ABI_MINOR
   copy.abi_minor = FAKE_ABI_MINOR;
+#endif
+#ifdef FAKE_DEVICE_MEMORY
+  // Host memory posing as a device's, so that copies are timed apart and crossovers computed; a
+  // small "device" (64 MiB buffers at most) keeps the harness's bandwidth calibration short.
+  static const auto host_alloc = copy.alloc;
+  copy.memory_space = PB_MEMORY_DEVICE;
+  copy.alloc = [](void* session, std::uint64_t bytes, void** pointer, pb_error* e) {
+    if (bytes > (std::uint64_t{64} << 20)) {
+      plugbench::sdk::write_message(e, "fake device: 64 MiB buffers at most");
+      return PB_OUT_OF_MEMORY;
+    }
+    return host_alloc(session, bytes, pointer, e);
+  };
 #endif
 #ifdef FAKE_UNAVAILABLE
   copy.probe = [](pb_error* e) {

@@ -1,7 +1,9 @@
 // test_plugin_matrix.cpp: every shipped plugin x workload x variant, on every distribution, at
-// tiny, prime and non-power-of-two sizes, checked against the harness's references. One test per
-// kernel, registered at run time from what the plugins declare; a plugin that cannot run here (a
-// GPU plugin without a GPU) is skipped with its reason.
+// the awkward sizes of awkward_sizes.hpp (tiny, prime, not powers of two; the same ones
+// harness --check-plugin uses), checked against the harness's references. One test per kernel,
+// registered at run time from what the plugins declare; a plugin that cannot run here (a GPU
+// plugin without a GPU) is skipped with its reason.
+#include "awkward_sizes.hpp"
 #include "cell_runner.hpp"
 #include "plugin_loader.hpp"
 #include "test_support.hpp"
@@ -14,11 +16,6 @@
 
 namespace plugbench {
 namespace {
-
-// Awkward sizes: empty, one, tiny odd, just past a warp and a block, primes.
-const std::uint64_t kCounts[] = {0, 1, 7, 33, 257, 1000, 4099, 65537, 1000003};
-// Mandelbrot costs ~1 us a pixel on the CPU: smaller, odd shapes.
-const Shape kImages[] = {{0, 0, 1}, {1, 1, 1}, {21, 7, 3}, {4087, 61, 67}, {36720, 255, 144}};
 
 struct CachedProblem {
   ProblemData data;
@@ -39,13 +36,6 @@ const CachedProblem& problem_for(const Workload& workload, const std::string& di
     entry->reference = workload.reference(entry->data);
   }
   return *entry;
-}
-
-std::vector<Shape> shapes_for(const Workload& workload) {
-  std::vector<Shape> shapes;
-  if (workload.name() == "mandelbrot") return {std::begin(kImages), std::end(kImages)};
-  for (std::uint64_t n : kCounts) shapes.push_back(workload.shape_for_count(n));
-  return shapes;
 }
 
 class KernelOnAwkwardSizes : public ::testing::Test {
@@ -69,7 +59,7 @@ class KernelOnAwkwardSizes : public ::testing::Test {
     settings.warmup = 0;
     settings.cache = CacheMode::warm;
     for (const std::string& distribution : workload->distributions()) {
-      for (const Shape& shape : shapes_for(*workload)) {
+      for (const Shape& shape : awkward_shapes(*workload)) {
         SCOPED_TRACE(distribution + " n=" + std::to_string(shape.n) + " (" +
                      std::to_string(shape.width) + "x" + std::to_string(shape.height) + ")");
         const CachedProblem& problem = problem_for(*workload, distribution, shape);

@@ -22,6 +22,13 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  return lines;
+}
+
 nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(read_text(path));
 }

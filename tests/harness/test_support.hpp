@@ -36,6 +36,8 @@ class TempFolder {
 
 nlohmann::json read_json(const std::string& path);
 std::string read_text(const std::string& path);
+// The lines of `text`, without their line breaks.
+std::vector<std::string> lines_of(const std::string& text);
 
 // Folders the build made: the shipped plugins and the fake ones.
 std::string plugin_dir();

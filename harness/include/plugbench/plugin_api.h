@@ -9,7 +9,10 @@
  * Versioning: PB_ABI_MAJOR changes when an existing field changes meaning, size or position; the
  * harness refuses any other major. PB_ABI_MINOR grows when fields are appended at the end of a
  * struct; the harness refuses a plugin whose minor is newer than its own (it could not know what
- * the new fields mean) and reads an older plugin's tables up to their struct_size.
+ * the new fields mean) and reads an older plugin's tables up to their struct_size. Fields are only
+ * ever appended, never reordered or removed within a major version.
+ * tests/harness/test_abi_layout.cpp pins the sizes and offsets of ABI 1.0: it fails when the layout
+ * changes without a version change.
  *
  * Memory: the harness owns every problem buffer. It allocates them through the plugin's memory
  * services (so a GPU plugin gets device memory), copies inputs in, calls a kernel, copies outputs
@@ -50,8 +53,8 @@ typedef enum pb_status {
 /* A message buffer owned by the caller. The callee writes a NUL-terminated message of at most
  * capacity - 1 bytes (truncating if needed). capacity is at least 1. */
 typedef struct pb_error {
-  char* message;
-  size_t capacity;
+  char* message;   /* the caller's buffer; starts as an empty string */
+  size_t capacity; /* its size in bytes, the terminating NUL included */
 } pb_error;
 
 /* Where a plugin's problem buffers live. */
@@ -68,7 +71,7 @@ typedef enum pb_host_memory {
 
 /* Description of the device a session runs on; a field not known stays zero / empty. */
 typedef struct pb_device_info {
-  uint32_t struct_size;
+  uint32_t struct_size;      /* set by the harness: sizeof(pb_device_info) as it was compiled */
   char name[256];            /* e.g. "NVIDIA H200" */
   char architecture[64];     /* e.g. "sm_90" */
   uint64_t memory_bytes;     /* total device memory */
@@ -85,7 +88,7 @@ typedef struct pb_device_info {
 /* The problem a kernel solves. Which fields matter depends on the workload (see the table below).
  */
 typedef struct pb_problem {
-  uint32_t struct_size;
+  uint32_t struct_size;    /* set by the harness: sizeof(pb_problem) as it was compiled */
   const char* workload;    /* e.g. "reduce" */
   uint64_t n;              /* elements (pixels for image workloads: width * height) */
   uint64_t width;          /* image workloads: columns; otherwise n */
@@ -111,13 +114,13 @@ typedef struct pb_problem {
  * they are defined. workspace is the kernel's scratch space of the size its workspace_bytes asked
  * for (NULL when it asked for none). */
 typedef struct pb_buffers {
-  uint32_t struct_size;
-  uint32_t input_count;
-  const void* const* inputs;
-  uint32_t output_count;
-  void* const* outputs;
-  void* workspace;
-  uint64_t workspace_bytes;
+  uint32_t struct_size;      /* set by the harness: sizeof(pb_buffers) as it was compiled */
+  uint32_t input_count;      /* entries in inputs: the workload's inputs, in the table's order */
+  const void* const* inputs; /* input_count pointers, read-only, in the plugin's memory space */
+  uint32_t output_count;     /* entries in outputs: the workload's outputs, in the table's order */
+  void* const* outputs;      /* output_count pointers, in the plugin's memory space */
+  void* workspace;           /* scratch of workspace_bytes (NULL when 0), in the memory space */
+  uint64_t workspace_bytes;  /* what pb_kernel.workspace_bytes asked for this problem */
 } pb_buffers;
 
 /* Kernel flags (pb_kernel.flags). */
@@ -132,55 +135,64 @@ enum {
 
 /* One implementation of one workload. */
 typedef struct pb_kernel {
-  uint32_t struct_size;
+  uint32_t struct_size;    /* sizeof(pb_kernel) as the plugin was compiled */
   const char* workload;    /* a workload name the harness knows, e.g. "histogram" */
   const char* variant;     /* short name, unique within (plugin, workload), e.g. "shared_atomics" */
-  const char* description; /* one line for --list */
+  const char* description; /* one line for --list; may be NULL */
   uint32_t flags;          /* PB_KERNEL_* bits */
-  uint64_t max_n;          /* largest n the kernel accepts; 0 means no limit */
-  const void* user_data;   /* anything the plugin wants to find again in workspace_bytes / run */
-  /* Scratch bytes the kernel needs for this problem; NULL means none. */
+  /* Largest n the kernel accepts; 0 means no limit. Larger problems are recorded as unsupported
+   * without calling the kernel. */
+  uint64_t max_n;
+  const void* user_data; /* anything the plugin wants to find again in workspace_bytes / run */
+  /* Optional (NULL: none): scratch bytes the kernel needs for this problem. Called before the timed
+   * region; the harness allocates them with alloc and passes them as pb_buffers.workspace. */
   pb_status (*workspace_bytes)(const struct pb_kernel* self, void* session,
                                const pb_problem* problem, uint64_t* bytes, pb_error* error);
-  /* Computes the workload. May return before device work finishes (it only enqueues). */
+  /* Computes the workload. May return before device work finishes (it only enqueues). Must not
+   * allocate problem data, must not write the inputs, must write every defined output element. */
   pb_status (*run)(const struct pb_kernel* self, void* session, const pb_problem* problem,
                    const pb_buffers* buffers, pb_error* error);
 } pb_kernel;
 
 /* A key/value pair of build information, e.g. {"compiler", "GCC 12.2"}. */
 typedef struct pb_build_entry {
-  const char* key;
-  const char* value;
+  const char* key;   /* a short lower-case name, e.g. "compiler", "cuda_runtime" */
+  const char* value; /* free text, e.g. "GCC 12.2.0" */
 } pb_build_entry;
 
 /* The table a plugin's entry returns. Every function pointer is required unless marked optional. */
 typedef struct pb_plugin {
-  uint32_t struct_size; /* sizeof(pb_plugin) as the plugin was compiled */
-  uint16_t abi_major;   /* PB_ABI_MAJOR the plugin was compiled against */
-  uint16_t abi_minor;   /* PB_ABI_MINOR the plugin was compiled against */
-  const char* name;     /* unique plugin name, [a-z0-9_]+, e.g. "cuda_naive" */
-  const char* version;  /* the plugin's own version, e.g. "1.0.0" */
-  const char* description;
-  const pb_build_entry* build_info; /* build_info_count entries */
-  uint32_t build_info_count;
-  pb_memory_space memory_space;
+  uint32_t struct_size;             /* sizeof(pb_plugin) as the plugin was compiled */
+  uint16_t abi_major;               /* PB_ABI_MAJOR the plugin was compiled against */
+  uint16_t abi_minor;               /* PB_ABI_MINOR the plugin was compiled against */
+  const char* name;                 /* unique plugin name, [a-z0-9_]+, e.g. "cuda_naive" */
+  const char* version;              /* the plugin's own version, e.g. "1.0.0" */
+  const char* description;          /* one line for --list and the results; may be NULL */
+  const pb_build_entry* build_info; /* build_info_count entries, recorded in every results file */
+  uint32_t build_info_count;        /* entries in build_info */
+  pb_memory_space memory_space;     /* where problem buffers live: how copies are reported */
 
   /* Can the plugin run on this machine? PB_OK, or PB_UNAVAILABLE with the reason. Must not fail
    * loudly, must not leave state behind, and should not initialize a device runtime. */
   pb_status (*probe)(pb_error* error);
 
-  /* A session on device `device` (ignored by host plugins). *session may be any pointer. */
+  /* A session on device `device` (ignored by host plugins). *session may be any pointer; the
+   * harness passes it back to every other call. One session serves the whole run. */
   pb_status (*open)(int32_t device, void** session, pb_error* error);
+  /* Ends a session opened by open; every buffer of it has been released before. */
   void (*close)(void* session);
   /* Optional: fills *info for the session's device. */
   pb_status (*device_info)(void* session, pb_device_info* info, pb_error* error);
 
-  /* Memory services. alloc / release: problem buffers in memory_space. */
+  /* Memory services. alloc: a problem buffer of `bytes` in memory_space (bytes may be 0: any
+   * pointer that release accepts); PB_OUT_OF_MEMORY when it does not fit. */
   pb_status (*alloc)(void* session, uint64_t bytes, void** pointer, pb_error* error);
+  /* Frees what alloc returned; never fails. */
   void (*release)(void* session, void* pointer);
   /* Host staging buffers of the given kind (pinned falls back to an error where unsupported). */
   pb_status (*alloc_host)(void* session, uint64_t bytes, pb_host_memory kind, void** pointer,
                           pb_error* error);
+  /* Frees what alloc_host returned, given the same kind; never fails. */
   void (*release_host)(void* session, void* pointer, pb_host_memory kind);
   /* Copies between host memory and the plugin's memory; they complete before returning. */
   pb_status (*copy_in)(void* session, void* target, const void* host_source, uint64_t bytes,
@@ -199,8 +211,8 @@ typedef struct pb_plugin {
   /* Optional: evicts the problem data from caches so that the next sample starts cold. */
   pb_status (*flush_cache)(void* session, pb_error* error);
 
-  const pb_kernel* kernels;
-  uint32_t kernel_count;
+  const pb_kernel* kernels; /* kernel_count kernels, each read up to its own struct_size */
+  uint32_t kernel_count;    /* entries in kernels */
 } pb_plugin;
 
 /* The entry: called once with the harness's ABI version; returns the plugin's table, or NULL with a

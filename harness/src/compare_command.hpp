@@ -1,0 +1,18 @@
+// compare_command.hpp: `harness compare BASE.json NEW.json [more.json ...]`: how the machines
+// differ, and each cell's times, ratio, GB/s, % of peak and verdict; every file after the first is
+// compared to the first.
+#pragma once
+
+namespace plugbench {
+
+// Exit codes of harness compare, documented in its --help and docs/comparing-results.md.
+enum CompareExitCode {
+  kCompareNoRegression = 0,
+  kCompareRegression = 1,  // a cell slower beyond --threshold (significantly), or newly wrong
+  kCompareInputError = 2   // usage error, or a file that cannot be read as results
+};
+
+// argv[0] is "compare".
+int run_compare(int argc, const char* const* argv);
+
+}  // namespace plugbench

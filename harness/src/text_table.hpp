@@ -1,0 +1,61 @@
+// text_table.hpp: the one row model behind every table the harness prints (run results,
+// comparisons, the crossover), written as a fixed-width console table, GitHub markdown or CSV.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace plugbench {
+
+enum class OutputFormat { console, md, csv };
+
+// "console", "md" or "csv"; throws UsageError naming `option` and the valid choices.
+OutputFormat parse_output_format(const std::string& text, const std::string& option = "format");
+
+struct TableColumn {
+  std::string title;        // heading on the console and in markdown (may carry a unit)
+  std::string csv_name;     // CSV header: a stable name
+  bool align_left = false;  // text columns; numbers align right
+};
+
+struct TableRow {
+  std::vector<std::string> cells;  // one per column; "" is "no value": "-" on screen, empty in CSV
+  // A row with nothing measured (an unavailable plugin, say) has only its leading cells and this
+  // note: on the console it follows them; in markdown and CSV it fills the last column.
+  std::string note;
+};
+
+struct TextTable {
+  std::string title;  // the line above the table on the console and in markdown
+  // What the whole table is about (workload, size, ...): part of the title on screen, leading
+  // columns in CSV, so that one CSV stream holds many tables.
+  std::vector<std::pair<std::string, std::string>> context;
+  std::vector<TableColumn> columns;
+  std::vector<TableRow> rows;
+  std::vector<std::string> notes;  // lines below the table (console and markdown only)
+};
+
+// Writes tables one after another. CSV has a single header, written with the first table: the
+// context names, then the columns' CSV names; later tables add rows under it.
+class TableWriter {
+ public:
+  TableWriter(std::ostream& out, OutputFormat format) : out_(out), format_(format) {}
+  void write(const TextTable& table);
+  OutputFormat format() const { return format_; }
+
+ private:
+  void write_console(const TextTable& table);
+  void write_markdown(const TextTable& table);
+  void write_csv(const TextTable& table);
+
+  std::ostream& out_;
+  OutputFormat format_;
+  bool csv_header_written_ = false;
+};
+
+// A CSV field, quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text);
+
+}  // namespace plugbench

@@ -1,0 +1,105 @@
+// test_check_plugin.cpp: harness --check-plugin as a plugin author meets it: the descriptor, each
+// kernel checked against the references on the awkward sizes, and what is wrong said plainly, with
+// exit 0 (all passed), 1 (a wrong answer), 2 (not a loadable plugin) and 3 (an error).
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::plugin_dir;
+using plugbench::testing::run_harness;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The library a fake_plugin(<folder> ...) line in tests/fake_plugins builds.
+std::string fake_plugin(const std::string& folder) {
+  return fake_plugin_dir(folder) + "/libplugbench_fake_" + folder + ".so";
+}
+
+TEST(CheckPlugin, AGoodPluginIsDescribedAndPasses) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("good")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "name:          fake_good")) << r.out;
+  EXPECT_TRUE(contains(r.out, "plugin ABI:    1.0")) << r.out;
+  EXPECT_TRUE(contains(r.out, "memory space:  host")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  compiler: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "probe:         available")) << r.out;
+  EXPECT_TRUE(contains(r.out, "  reduce/fake_loop\n    flags: none; max_n: no limit")) << r.out;
+  // reduce has two distributions, each at the nine awkward sizes.
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "n = 0, 1, 7, 33, 257, 1000, 4099, 65537, 1000003")) << r.out;
+  EXPECT_TRUE(contains(r.out, "result: all kernels passed")) << r.out;
+}
+
+TEST(CheckPlugin, AWrongAnswerNamesTheKernelAndWhatWasWrongAndExitsOne) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("wrong_answer")});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: WRONG ANSWER on 18 of 18 problems")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mod100 n=0: failed: wrong answer: expected 0, got 1")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "compared sum of 0 int32 as int64; absolute difference 1, "
+                       "tolerance 0"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "... and 12 more")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 gave wrong answers")) << r.out;
+  EXPECT_TRUE(contains(r.out, "result: WRONG ANSWERS (exit 1)")) << r.out;
+}
+
+TEST(CheckPlugin, AKernelErrorIsReportedWithThePluginsMessageAndExitsThree) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("kernel_error")});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ERROR on 18 of 18 problems")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the device caught fire")) << r.out;
+  EXPECT_TRUE(contains(r.out, "result: ERRORS (exit 3)")) << r.out;
+}
+
+TEST(CheckPlugin, ATextFileIsNotAPluginAndSaysWhy) {
+  CommandResult r =
+      run_harness({"--check-plugin", fake_plugin_dir("not_a_library") + "/libplugbench_text.so"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "libplugbench_text.so: cannot be loaded as a shared library"))
+      << r.err;
+}
+
+TEST(CheckPlugin, ARefusedPluginGivesTheLoadersReason) {
+  CommandResult major = run_harness({"--check-plugin", fake_plugin("wrong_major")});
+  EXPECT_EQ(major.exit_code, 2) << major.out << major.err;
+  EXPECT_TRUE(contains(major.err, "major versions differ")) << major.err;
+
+  CommandResult no_entry = run_harness({"--check-plugin", fake_plugin("no_entry")});
+  EXPECT_EQ(no_entry.exit_code, 2) << no_entry.out << no_entry.err;
+  EXPECT_TRUE(contains(no_entry.err, "no 'plugbench_plugin_entry' symbol")) << no_entry.err;
+
+  CommandResult missing = run_harness({"--check-plugin", "/nonexistent/libplugbench_x.so"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "No such file or directory")) << missing.err;
+}
+
+TEST(CheckPlugin, AnUnavailablePluginIsDescribedButNotRun) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("unavailable")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "probe:         unavailable: fake device is switched off")) << r.out;
+  EXPECT_TRUE(contains(r.out, "its kernels were not run")) << r.out;
+}
+
+TEST(CheckPlugin, WorkloadAndVariantsNarrowTheKernelsChecked) {
+  CommandResult r =
+      run_harness({"--check-plugin", plugin_dir() + "/libplugbench_cpu_serial.so", "--workload",
+                   "dot", "--variants", "float_accumulator,double_accumulator"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // the float accumulator is wrong at n = 1000003
+  EXPECT_TRUE(contains(r.out, "dot/float_accumulator: WRONG ANSWER")) << r.out;
+  EXPECT_FALSE(contains(r.out, "reduce/loop:")) << r.out;
+
+  CommandResult unknown = run_harness({"--check-plugin", fake_plugin("good"), "--workload", "fft"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "'fft' is not a workload")) << unknown.err;
+}
+
+}  // namespace
+}  // namespace plugbench

@@ -1,0 +1,412 @@
+// test_compare.cpp: `harness compare` as a user (or CI) runs it: a file against itself, a cell
+// twice as slow, noisy repetitions, cells on one side only, wrong answers, machines that differ,
+// files it must refuse, and its markdown and CSV output.
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::lines_of;
+using plugbench::testing::read_json;
+using plugbench::testing::read_text;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+// Splits one CSV line (quoted fields may hold commas and doubled quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// CSV rows as maps from the header's names, checking that every row has every field.
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  std::vector<std::string> header = csv_fields(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> fields = csv_fields(lines[i]);
+    EXPECT_EQ(fields.size(), header.size()) << lines[i];
+    std::map<std::string, std::string> row;
+    for (std::size_t f = 0; f < header.size() && f < fields.size(); ++f) row[header[f]] = fields[f];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+const std::map<std::string, std::string>& row_for(
+    const std::vector<std::map<std::string, std::string>>& rows, const std::string& workload,
+    const std::string& plugin, const std::string& n) {
+  for (const auto& row : rows) {
+    if (row.at("workload") == workload && row.at("plugin") == plugin && row.at("n") == n) {
+      return row;
+    }
+  }
+  static const std::map<std::string, std::string> none;
+  ADD_FAILURE() << "no row for " << workload << " " << plugin << " " << n;
+  return none;
+}
+
+nlohmann::json& cell_of(nlohmann::json& document, const std::string& workload,
+                        const std::string& plugin, std::uint64_t n) {
+  for (nlohmann::json& cell : document["results"]) {
+    if (cell["workload"] == workload && cell["plugin"] == plugin && cell["n"] == n) return cell;
+  }
+  throw std::runtime_error("no such cell");
+}
+
+// Scales every kernel time of a cell, as if that cell ran `factor` times as long.
+void scale_kernel_time(nlohmann::json& cell, double factor) {
+  nlohmann::json& kernel = cell["time"]["kernel"];
+  for (const char* key : {"median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms"}) {
+    kernel[key] = kernel[key].get<double>() * factor;
+  }
+  for (nlohmann::json& sample : kernel["samples_ms"]) sample = sample.get<double>() * factor;
+}
+
+void set_samples(nlohmann::json& cell, const std::vector<double>& samples, double median) {
+  cell["time"]["kernel"]["samples_ms"] = samples;
+  cell["time"]["kernel"]["median_ms"] = median;
+  cell["time"]["kernel"]["repetitions"] = samples.size();
+}
+
+// One real run (2 workloads x 2 sizes x 2 plugins, 5 repetitions), shared by the tests, which
+// write changed copies of it.
+class Compare : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = std::make_unique<TempFolder>();
+    CommandResult r = run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,scan", "-s",
+                                   "2^10,2^12", "-r", "5", "--json", base_path(), "-q"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  }
+  static void TearDownTestSuite() { folder_.reset(); }
+
+  static std::string base_path() { return folder_->file("base.json"); }
+  static nlohmann::json base() { return read_json(base_path()); }
+  // Writes `document` beside the base file.
+  static std::string write(const std::string& name, const nlohmann::json& document) {
+    std::string path = folder_->file(name);
+    write_text(path, document.dump(2));
+    return path;
+  }
+
+  static std::unique_ptr<TempFolder> folder_;
+};
+std::unique_ptr<TempFolder> Compare::folder_;
+
+TEST_F(Compare, AFileAgainstItselfIsAllSameAndExitsZero) {
+  CommandResult r = run_harness({"compare", base_path(), base_path()});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "8 cells compared: 0 faster, 0 slower, 8 same")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Mann-Whitney U")) << r.out;
+  EXPECT_FALSE(contains(r.out, "The machines differ")) << r.out;
+
+  CommandResult csv = run_harness({"compare", base_path(), base_path(), "--format", "csv"});
+  EXPECT_EQ(csv.exit_code, 0);
+  auto rows = csv_rows(csv.out);
+  ASSERT_EQ(rows.size(), 8u) << csv.out;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("verdict"), "same");
+    EXPECT_EQ(row.at("ratio"), "1.000");
+    EXPECT_EQ(row.at("p_value"), "1");
+  }
+}
+
+TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
+  // This machine is shared and its repetitions overlap even at twice the time: the cell gets the
+  // steady repetitions of a quiet machine, then a copy of the file has them doubled.
+  nlohmann::json steady = base();
+  set_samples(cell_of(steady, "reduce", "openmp", 4096), {1.00, 1.01, 1.02, 1.03, 1.04}, 1.02);
+  std::string steady_path = write("steady.json", steady);
+  nlohmann::json slower = steady;
+  scale_kernel_time(cell_of(slower, "reduce", "openmp", 4096), 2.0);
+  std::string path = write("slower.json", slower);
+
+  CommandResult r = run_harness({"compare", steady_path, path, "--format", "csv"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto rows = csv_rows(r.out);
+  ASSERT_EQ(rows.size(), 8u);
+  const auto& cell = row_for(rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(cell.at("verdict"), "slower");
+  EXPECT_EQ(cell.at("ratio"), "2.000");
+  EXPECT_EQ(cell.at("p_value"), "0.012");  // 5 against 5, no overlap: see test_mann_whitney
+  for (const auto& row : rows) {
+    if (&row != &cell) {
+      EXPECT_EQ(row.at("verdict"), "same") << row.at("plugin");
+    }
+  }
+  CommandResult console = run_harness({"compare", steady_path, path});
+  EXPECT_EQ(console.exit_code, 1);
+  EXPECT_TRUE(contains(console.out,
+                       "REGRESSION reduce mod100 n=4096 openmp/parallel_for: 2.00x the base time"))
+      << console.out;
+
+  // A threshold of 150% lets it pass; the other way round it is faster, which is no regression.
+  EXPECT_EQ(run_harness({"compare", steady_path, path, "--threshold", "1.5"}).exit_code, 0);
+  CommandResult faster = run_harness({"compare", path, steady_path, "--format", "csv"});
+  EXPECT_EQ(faster.exit_code, 0);
+  EXPECT_EQ(row_for(csv_rows(faster.out), "reduce", "openmp", "4096").at("verdict"), "faster");
+}
+
+TEST_F(Compare, NoisyRepetitionsAreTooNoisyToSay) {
+  nlohmann::json noisy_base = base();
+  nlohmann::json noisy = base();
+  // Medians 20% apart, but the repetitions overlap: p = 0.68.
+  set_samples(cell_of(noisy_base, "scan", "cpu_serial", 1024), {1, 2, 3, 4, 5}, 3);
+  set_samples(cell_of(noisy, "scan", "cpu_serial", 1024), {1.2, 2.4, 3.6, 4.8, 6.0}, 3.6);
+  // Twice as slow and no overlap, but 3 repetitions a side cannot reach p < 0.05.
+  set_samples(cell_of(noisy_base, "scan", "openmp", 1024), {1, 2, 3}, 2);
+  set_samples(cell_of(noisy, "scan", "openmp", 1024), {4, 5, 6}, 5);
+  std::string base_file = write("noisy_base.json", noisy_base);
+  std::string new_file = write("noisy.json", noisy);
+
+  CommandResult r = run_harness({"compare", base_file, new_file, "--format", "csv"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto rows = csv_rows(r.out);
+  const auto& overlapping = row_for(rows, "scan", "cpu_serial", "1024");
+  EXPECT_EQ(overlapping.at("verdict"), "too noisy");
+  EXPECT_EQ(overlapping.at("ratio"), "1.200");
+  EXPECT_EQ(overlapping.at("p_value"), "0.68");
+  const auto& few = row_for(rows, "scan", "openmp", "1024");
+  EXPECT_EQ(few.at("verdict"), "too noisy");
+  EXPECT_EQ(few.at("why"), "3 and 3 repetitions are too few to reach p < 0.05");
+  // A looser alpha lets the second one through as slower.
+  EXPECT_EQ(run_harness({"compare", base_file, new_file, "--alpha", "0.1"}).exit_code, 1);
+}
+
+TEST_F(Compare, CellsOnOneSideOnlyAreListed) {
+  nlohmann::json changed = base();
+  nlohmann::json& cells = changed["results"];
+  nlohmann::json extra = cells[0];
+  extra["plugin"] = "cuda_naive";
+  extra["memory_space"] = "device";
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i]["plugin"] == "openmp" && cells[i]["workload"] == "scan" && cells[i]["n"] == 4096) {
+      cells.erase(i);
+      break;
+    }
+  }
+  cells.push_back(extra);
+  std::string path = write("missing.json", changed);
+
+  CommandResult r = run_harness({"compare", base_path(), path});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "7 cells compared")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 only in base, 1 only in new")) << r.out;
+  auto rows = csv_rows(run_harness({"compare", base_path(), path, "--format", "csv"}).out);
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_EQ(row_for(rows, "scan", "openmp", "4096").at("verdict"), "only in base");
+  EXPECT_EQ(row_for(rows, "scan", "openmp", "4096").at("new_ms"), "");
+  EXPECT_EQ(row_for(rows, "reduce", "cuda_naive", "1024").at("verdict"), "only in new");
+}
+
+TEST_F(Compare, AWrongAnswerOnEitherSideIsShownNeverCompared) {
+  nlohmann::json wrong = base();
+  nlohmann::json& cell = cell_of(wrong, "reduce", "cpu_serial", 1024);
+  cell["status"] = "failed";
+  cell["message"] = "wrong answer: sum 41 instead of 42";
+  std::string path = write("wrong.json", wrong);
+
+  CommandResult r = run_harness({"compare", base_path(), path, "--format", "csv"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  auto rows = csv_rows(r.out);
+  const auto& row = row_for(rows, "reduce", "cpu_serial", "1024");
+  EXPECT_EQ(row.at("verdict"), "FAILED (new)");
+  EXPECT_EQ(row.at("why"), "new: wrong answer: sum 41 instead of 42");
+  EXPECT_EQ(row.at("ratio"), "");          // never turned into a ratio
+  EXPECT_FALSE(row.at("new_ms").empty());  // but its time is shown
+
+  // A plugin error where the base had a time is a regression too.
+  nlohmann::json errored = base();
+  nlohmann::json& broken = cell_of(errored, "scan", "openmp", 4096);
+  broken["status"] = "error";
+  broken["message"] = "cudaErrorIllegalAddress";
+  broken["time"]["kernel"] = nullptr;
+  CommandResult error = run_harness({"compare", base_path(), write("error.json", errored)});
+  EXPECT_EQ(error.exit_code, 1) << error.out;
+  EXPECT_TRUE(contains(error.out,
+                       "REGRESSION scan small n=4096 openmp/two_pass: error in new: "
+                       "cudaErrorIllegalAddress"))
+      << error.out;
+
+  CommandResult fixed = run_harness({"compare", path, base_path()});
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.out;
+  EXPECT_TRUE(contains(fixed.out, "FAILED (base)")) << fixed.out;
+  EXPECT_TRUE(contains(fixed.out, "1 failed verification")) << fixed.out;
+}
+
+TEST_F(Compare, MachinesThatDifferAreShownSideBySideAndPercentOfPeakIsCompared) {
+  nlohmann::json other = base();
+  other["context"]["host"]["name"] = "gpu-box";
+  other["context"]["host"]["cpu"] = "AMD EPYC 9654 96-Core Processor";
+  other["context"]["host"]["logical_cores"] = 16;
+  other["context"]["build"]["compiler"] = "GNU 13.2.0";
+  other["context"]["devices"] = {{{"index", 0},
+                                  {"name", "NVIDIA H200"},
+                                  {"memory_bytes", 150754820096},
+                                  {"multiprocessors", 132},
+                                  {"driver_version", "570.124"},
+                                  {"runtime_version", "12.8"},
+                                  {"reported_by", "cuda_naive"}}};
+  for (nlohmann::json& peak : other["context"]["peaks"]) peak["gbps"] = 200.0;
+  for (nlohmann::json& cell : other["results"]) {
+    if (!cell["percent_of_peak"].is_null()) {
+      cell["percent_of_peak"] = cell["percent_of_peak"].get<double>() / 2;
+    }
+  }
+  std::string path = write("other_machine.json", other);
+
+  CommandResult r = run_harness({"compare", base_path(), path});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json host = base()["context"]["host"];
+  EXPECT_TRUE(contains(r.out, host["cpu"].get<std::string>())) << r.out;
+  EXPECT_TRUE(contains(r.out, "AMD EPYC 9654 96-Core Processor (16 logical cores)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "NVIDIA H200")) << r.out;
+  EXPECT_TRUE(contains(r.out, "570.124")) << r.out;
+  EXPECT_TRUE(contains(r.out, "GNU 13.2.0")) << r.out;
+  EXPECT_TRUE(contains(r.out, "gpu-box")) << r.out;
+  EXPECT_TRUE(contains(r.out, "The machines differ (CPU, GPU)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "%peak new/base")) << r.out;
+  EXPECT_TRUE(contains(r.out, "0.500")) << r.out;  // half the fraction of peak
+}
+
+TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {
+  nlohmann::json steady = base();
+  set_samples(cell_of(steady, "scan", "cpu_serial", 4096), {2.0, 2.1, 2.2, 2.3, 2.4}, 2.2);
+  std::string first = write("first.json", steady);
+  scale_kernel_time(cell_of(steady, "scan", "cpu_serial", 4096), 3.0);
+  std::string third = write("third.json", steady);
+  CommandResult r = run_harness({"compare", first, first, third});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, first + " against " + first +
+                                  ": 8 cells compared: 0 faster, 0 "
+                                  "slower, 8 same"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, third + " against " + first +
+                                  ": 8 cells compared: 0 faster, 1 "
+                                  "slower, 7 same"))
+      << r.out;
+}
+
+TEST_F(Compare, MarkdownAndCsvParse) {
+  CommandResult md = run_harness({"compare", base_path(), base_path(), "--format", "md"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  std::vector<std::string> lines = lines_of(md.out);
+  int tables = 0;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (lines[i].rfind("|", 0) != 0 || (i > 0 && lines[i - 1].rfind("|", 0) == 0)) continue;
+    // A table starts: its header, the alignment row, then rows with as many cells.
+    ++tables;
+    auto count = [](const std::string& line) { return std::count(line.begin(), line.end(), '|'); };
+    EXPECT_TRUE(lines[i + 1].rfind("|---|", 0) == 0 || lines[i + 1].rfind("|--:|", 0) == 0)
+        << lines[i + 1];
+    for (std::size_t j = i + 1; j < lines.size() && lines[j].rfind("|", 0) == 0; ++j) {
+      EXPECT_EQ(count(lines[j]), count(lines[i])) << lines[j];
+    }
+  }
+  EXPECT_EQ(tables, 3);  // the machines, reduce, scan
+  EXPECT_TRUE(contains(md.out, "#### reduce  distribution mod100")) << md.out;
+
+  CommandResult csv = run_harness({"compare", base_path(), base_path(), "--format", "csv"});
+  std::vector<std::string> csv_lines = lines_of(csv.out);
+  ASSERT_EQ(csv_lines.size(), 9u) << csv.out;  // the header and a line per cell
+  EXPECT_EQ(csv_lines[0].rfind("base,new,workload,distribution,n,plugin,variant,base_ms,new_ms,"
+                               "ratio,",
+                               0),
+            0u)
+      << csv_lines[0];
+  EXPECT_TRUE(csv.err.find("8 cells compared") != std::string::npos) << csv.err;
+}
+
+TEST_F(Compare, FilesItCannotReadExitTwoNamingTheFileAndTheProblem) {
+  std::string text = read_text(base_path());
+  struct Case {
+    std::string name;
+    std::string content;
+    std::string problem;
+  };
+  nlohmann::json future = base();
+  future["schema_version"] = 2;
+  nlohmann::json older = base();
+  older["schema_version"] = 0;
+  nlohmann::json no_n = base();
+  no_n["results"][0].erase("n");
+  std::vector<Case> cases = {
+      {"truncated.json", text.substr(0, text.size() / 2), "truncated JSON: the text ends at byte"},
+      {"malformed.json", "{\"schema_version\": 1, \"results\": [}", "malformed JSON at byte 35"},
+      {"empty.json", "", "the file is empty"},
+      {"future.json", future.dump(), "schema_version 2 was written by a newer harness"},
+      {"older.json", older.dump(), "schema_version 0 is older than any this harness reads"},
+      {"other.json", "{\"name\": \"not results\"}", "not a plugbench results file"},
+      {"array.json", "[1, 2, 3]", "not a plugbench results file"},
+      {"no_n.json", no_n.dump(), "results[0] has no 'n'"}};
+  for (const Case& c : cases) {
+    std::string path = folder_->file(c.name);
+    write_text(path, c.content);
+    CommandResult r = run_harness({"compare", base_path(), path});
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "harness compare: " + path + ": " + c.problem)) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  std::string missing = folder_->file("no_such_file.json");
+  CommandResult r = run_harness({"compare", missing, base_path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, missing + ": cannot read: No such file or directory")) << r.err;
+  r = run_harness({"compare", base_path(), folder_->path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "is a folder, not a results file")) << r.err;
+}
+
+TEST(CompareUsage, ErrorsExitTwoAndHelpDocumentsTheRule) {
+  CommandResult one = run_harness({"compare", "only.json"});
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_TRUE(contains(one.err, "compare needs two results files or more")) << one.err;
+  CommandResult format = run_harness({"compare", "a.json", "b.json", "--format", "xml"});
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_TRUE(contains(format.err, "--format 'xml' is not one of: console, md, csv")) << format.err;
+  EXPECT_EQ(run_harness({"compare", "a.json", "b.json", "--threshold", "-1"}).exit_code, 2);
+  EXPECT_EQ(run_harness({"compare", "a.json", "b.json", "--alpha", "1.5"}).exit_code, 2);
+  EXPECT_EQ(run_harness({"compare", "a.json", "b.json", "--frobnicate"}).exit_code, 2);
+  CommandResult help = run_harness({"compare", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "Mann-Whitney U")) << help.out;
+  EXPECT_TRUE(contains(help.out, "exit codes: 0 no regression, 1 a regression")) << help.out;
+  EXPECT_TRUE(contains(run_harness({"--help"}).out, "harness compare BASE.json NEW.json"));
+}
+
+}  // namespace
+}  // namespace plugbench

@@ -1,0 +1,109 @@
+// test_output_formats.cpp: one row model, three writers: the console table, markdown and CSV, for
+// the tables of a run (--format) and for any TextTable.
+#include "test_support.hpp"
+#include "text_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::lines_of;
+using plugbench::testing::run_harness;
+
+TextTable sample_table() {
+  TextTable table;
+  table.title = "reduce  n = 1024";
+  table.context = {{"workload", "reduce"}, {"n", "1024"}};
+  table.columns = {{"plugin", "plugin", true}, {"ms", "ms"}, {"verified", "verified", true}};
+  table.rows = {{{"cpu_serial", "1.5", "yes (1.0e-07 <= 1.0e-05)"}, ""},
+                {{"openmp", "", "NO, \"wrong\" | off by one"}, ""},
+                {{"cuda_naive"}, "unavailable: no CUDA device"}};
+  table.notes = {"(a note)"};
+  return table;
+}
+
+TEST(TableWriter, ConsoleAlignsColumnsAndShowsMissingValuesAsDashes) {
+  std::ostringstream out;
+  TableWriter(out, OutputFormat::console).write(sample_table());
+  std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 7u) << out.str();
+  EXPECT_EQ(lines[1], "reduce  n = 1024");
+  EXPECT_EQ(lines[2], "plugin       ms  verified");
+  EXPECT_EQ(lines[3], "cpu_serial  1.5  yes (1.0e-07 <= 1.0e-05)");
+  EXPECT_EQ(lines[4], "openmp        -  NO, \"wrong\" | off by one");
+  EXPECT_EQ(lines[5], "cuda_naive  unavailable: no CUDA device");
+  EXPECT_EQ(lines[6], "(a note)");
+}
+
+TEST(TableWriter, MarkdownEscapesPipesAndPutsNotesInTheLastColumn) {
+  std::ostringstream out;
+  TableWriter(out, OutputFormat::md).write(sample_table());
+  std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_GE(lines.size(), 8u) << out.str();
+  EXPECT_EQ(lines[1], "#### reduce  n = 1024");
+  EXPECT_EQ(lines[3], "| plugin | ms | verified |");
+  EXPECT_EQ(lines[4], "|---|--:|---|");
+  EXPECT_EQ(lines[6], "| openmp | - | NO, \"wrong\" \\| off by one |");
+  EXPECT_EQ(lines[7], "| cuda_naive |  | unavailable: no CUDA device |");
+}
+
+TEST(TableWriter, CsvHasOneHeaderContextColumnsAndQuotedFields) {
+  std::ostringstream out;
+  TableWriter writer(out, OutputFormat::csv);
+  writer.write(sample_table());
+  writer.write(sample_table());  // a second table adds rows, not a header
+  std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 7u) << out.str();
+  EXPECT_EQ(lines[0], "workload,n,plugin,ms,verified");
+  EXPECT_EQ(lines[1], "reduce,1024,cpu_serial,1.5,yes (1.0e-07 <= 1.0e-05)");
+  EXPECT_EQ(lines[2], "reduce,1024,openmp,,\"NO, \"\"wrong\"\" | off by one\"");
+  EXPECT_EQ(lines[3], "reduce,1024,cuda_naive,,unavailable: no CUDA device");
+  EXPECT_EQ(lines[4], lines[1]);
+}
+
+TEST(RunFormats, CsvIsTheHeaderAndOneLinePerCellWithTheSummaryOnStderr) {
+  CommandResult r = run_harness({"-p", "cpu_serial,openmp,fake_unavailable", "--plugin-dir",
+                                 fake_plugin_dir("unavailable"), "-w", "reduce,scan", "-s",
+                                 "1000,2000", "-r", "2", "--no-json", "-q", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::vector<std::string> lines = lines_of(r.out);
+  // 2 workloads x 2 sizes x 3 plugins (one of them unavailable)
+  ASSERT_EQ(lines.size(), 1u + 12u) << r.out;
+  EXPECT_EQ(lines[0],
+            "workload,n,distribution,rate_unit,plugin,variant,kernel_ms,kernel_cv_percent,"
+            "end_to_end_ms,copy_in_ms,copy_out_ms,rate,percent_of_peak,speedup,verified");
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), ','), 14) << lines[i];
+  }
+  EXPECT_NE(r.out.find("reduce,1000,mod100,GB/s,cpu_serial,loop,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unavailable: fake device is switched off"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("12 cells: 8 ok"), std::string::npos) << r.err;
+}
+
+TEST(RunFormats, MarkdownHasATablePerProblem) {
+  CommandResult r = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000,2000", "-r", "2",
+                                 "--no-json", "-q", "--format", "md"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = lines_of(r.out);
+  int headings = 0, alignment_rows = 0;
+  for (const std::string& line : lines) {
+    if (line.rfind("#### reduce  n = ", 0) == 0) ++headings;
+    if (line.rfind("|---|---|--:|", 0) == 0) ++alignment_rows;
+  }
+  EXPECT_EQ(headings, 2) << r.out;
+  EXPECT_EQ(alignment_rows, 2) << r.out;
+  EXPECT_NE(r.out.find("| cpu_serial | loop |"), std::string::npos) << r.out;
+  EXPECT_NE(run_harness({"--format", "xml", "--dry-run"}).err.find("--format 'xml' is not one of"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace plugbench
