@@ -5,6 +5,7 @@
 #   tools/device_run.sh sanitize                   build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
+# Before the first call: tools/fetch_boost_program_options.sh here, and carry [".deps"].
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/plugbench_device_out}"
@@ -15,8 +16,13 @@ build_dir=build-device
 build() {
   [[ -x "$build_dir/bin/harness" && -n "${PLUGBENCH_SKIP_BUILD:-}" ]] && return 0
   nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+  # The GPU machine's image lacks Boost.Program_options: tools/fetch_boost_program_options.sh puts
+  # its sources in .deps/ (carry .deps with the call) and they are built with the harness.
+  local boost_po=()
+  [[ -d .deps/boost_program_options/src ]] &&
+    boost_po=(-DPLUGBENCH_BOOST_PROGRAM_OPTIONS_SOURCE="$PWD/.deps/boost_program_options")
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
-    -DPLUGBENCH_WERROR=ON >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+    -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
   # Keep going past a broken target: the other plugins and the harness still get built and run.
   if ! cmake --build "$build_dir" -j "$jobs" -- -k >"$OUT/build.log" 2>&1; then
     grep -E "error|Error" "$OUT/build.log" | head -40
