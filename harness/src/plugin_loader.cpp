@@ -38,7 +38,8 @@ std::string clean_dlerror(std::string text) {
   const std::string marker = "dlerror system message: ";
   if (auto at = text.find(marker); at != std::string::npos) {
     text = text.substr(at + marker.size());
-    if (!text.empty() && text.back() == ')') text.pop_back();
+    // What follows the closing parenthesis is Boost's generic error code ("Bad file descriptor").
+    if (auto close = text.rfind(')'); close != std::string::npos) text.erase(close);
   }
   return text;
 }
