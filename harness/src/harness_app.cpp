@@ -179,6 +179,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   std::map<std::string, double> peak_by_plugin;
   nlohmann::json devices = nlohmann::json::array();
 
+  install_stop_handlers();  // before calibration: a Ctrl-C from here on still writes a results file
   progress.note("calibrating host memory bandwidth...");
   peaks.push_back(calibrate_host_peak());
   for (const PluginRecord* plugin : matrix.plugins) {
@@ -210,7 +211,6 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   bool csv = options.format == OutputFormat::csv;
   std::ostream& text = csv ? std::cerr : std::cout;
   std::vector<CellResult> all_cells;
-  install_stop_handlers();
   for (const PlannedProblem& planned : matrix.problems) {
     if (stop_requested()) break;
     const ProblemSpec& spec = planned.spec;
