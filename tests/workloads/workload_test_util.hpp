@@ -10,10 +10,16 @@
 
 namespace plugbench::test {
 
-inline const Workload& workload(const std::string& name) {
+// Takes a C string, not a std::string: a temporary argument would trip GCC 13's
+// -Wdangling-reference on every `const Workload& w = workload("reduce");`.
+inline const Workload& workload(const char* name) {
   const Workload* found = WorkloadRegistry::instance().find(name);
-  if (found == nullptr) throw std::logic_error("workload not registered: " + name);
+  if (found == nullptr) throw std::logic_error(std::string("workload not registered: ") + name);
   return *found;
+}
+
+inline const Workload& workload(const std::string& name) {
+  return workload(name.c_str());
 }
 
 // A problem of the workload's own shape for n elements, default distribution.
