@@ -123,6 +123,56 @@ std::vector<SizeRequest> parse_size_option(const std::string& text) {
   }
 }
 
+// --variants: "all", variant names ("sequential"), plugin-qualified names ("cpu_serial/std_sort"),
+// and exclusions with a leading '-' ("all,-cpu_serial/std_sort"). Opt-in kernels run only when
+// named.
+class VariantFilter {
+ public:
+  explicit VariantFilter(const std::vector<std::string>& entries) {
+    for (const std::string& entry : entries) {
+      if (entry == "all") {
+        all_ = true;
+      } else if (entry.size() > 1 && entry[0] == '-') {
+        excluded_.push_back(entry.substr(1));
+      } else {
+        included_.push_back(entry);
+      }
+    }
+    if (included_.empty()) all_ = true;  // only exclusions: everything else runs
+  }
+
+  bool wants(const std::string& plugin, const KernelRecord& kernel) const {
+    auto matches = [&](const std::string& entry) {
+      return entry == kernel.variant || entry == plugin + "/" + kernel.variant;
+    };
+    if (std::any_of(excluded_.begin(), excluded_.end(), matches)) return false;
+    if (std::any_of(included_.begin(), included_.end(), matches)) return true;
+    return all_ && (kernel.flags & PB_KERNEL_OPT_IN) == 0;
+  }
+
+  // Every named entry must match a kernel of the selected plugins and workloads.
+  void check_names(const std::set<std::string>& seen) const {
+    std::vector<std::string> named = included_;
+    named.insert(named.end(), excluded_.begin(), excluded_.end());
+    for (const std::string& entry : named) {
+      bool found = std::any_of(seen.begin(), seen.end(), [&](const std::string& qualified) {
+        return qualified == entry || qualified.substr(qualified.find('/') + 1) == entry;
+      });
+      if (!found) {
+        throw UsageError(
+            "unknown variant '" + entry + "' for the selected plugins and workloads; " +
+            "valid: " + join(std::vector<std::string>(seen.begin(), seen.end())) +
+            " (or the part after '/'), 'all', and any of them after '-' to leave it out");
+      }
+    }
+  }
+
+ private:
+  bool all_ = false;
+  std::vector<std::string> included_;
+  std::vector<std::string> excluded_;
+};
+
 }  // namespace
 
 std::string join(const std::vector<std::string>& names, const std::string& separator) {
@@ -154,8 +204,8 @@ Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plug
   std::vector<SizeRequest> user_sizes;
   if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
 
-  bool all_variants = contains(options.variants, "all");
-  std::set<std::string> variants_seen;
+  VariantFilter variant_filter(options.variants);
+  std::set<std::string> variants_seen;  // "plugin/variant"
   for (const Workload* workload : workloads) {
     std::vector<SizeRequest> requests = user_sizes;
     if (options.sizes.empty()) {
@@ -175,10 +225,10 @@ Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plug
           for (const KernelRecord& kernel : plugin->kernels) {
             if (kernel.workload != workload->name()) continue;
             has_workload = true;
-            variants_seen.insert(kernel.variant);
-            bool wanted = all_variants ? (kernel.flags & PB_KERNEL_OPT_IN) == 0
-                                       : contains(options.variants, kernel.variant);
-            if (wanted) problem.cells.push_back({plugin, &kernel, "", ""});
+            variants_seen.insert(plugin->name + "/" + kernel.variant);
+            if (variant_filter.wants(plugin->name, kernel)) {
+              problem.cells.push_back({plugin, &kernel, "", ""});
+            }
           }
           if (!has_workload && plugins_named) {
             problem.cells.push_back({plugin, nullptr, "unsupported",
@@ -189,17 +239,7 @@ Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plug
       }
     }
   }
-  if (!all_variants) {
-    for (const std::string& variant : options.variants) {
-      if (!variants_seen.count(variant)) {
-        throw UsageError(
-            "unknown variant '" + variant + "' for the selected plugins and " +
-            "workloads; valid: " +
-            join(std::vector<std::string>(variants_seen.begin(), variants_seen.end())) +
-            ", or 'all'");
-      }
-    }
-  }
+  variant_filter.check_names(variants_seen);
   return matrix;
 }
 

@@ -26,8 +26,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "distribution,d", po::value<std::string>(&list_options[2]),
       "input distributions, a comma list or 'all'; default: each workload's first")(
       "variants,v", po::value<std::string>(&list_options[3])->default_value("all"),
-      "kernel variants to run; 'all' runs every variant except opt-in ones, which run "
-      "when named");
+      "kernel variants to run, a comma list: names ('sequential'), plugin/name "
+      "('cpu_serial/std_sort'), 'all' (every variant except opt-in ones, which run when "
+      "named), and '-name' to leave one out ('all,-cpu_serial/std_sort')");
   po::options_description measurement("How to measure");
   measurement.add_options()(
       "repetitions,r", po::value<int>(&repetitions),
@@ -103,7 +104,8 @@ std::string usage_text() {
        << describe_options(unused, lists, cache, host_memory, repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a plugin reported an error in some cell, "
-          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished so far "
+          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
+          "so far "
           "are written, marked incomplete)\n";
   return text.str();
 }

@@ -105,6 +105,34 @@ TEST(Cli, DryRunPrintsTheMatrixAndRunsNothing) {
   EXPECT_FALSE(std::filesystem::exists(folder.file("r.json")));
 }
 
+TEST(Cli, VariantsCanBeQualifiedByPluginAndLeftOut) {
+  // Sort has lsd_radix in both CPU plugins and std_sort in cpu_serial alone.
+  std::vector<std::string> base = {"--dry-run",         "-w", "sort", "-s", "2^10", "-p",
+                                   "cpu_serial,openmp", "-v"};
+  auto with = [&](const std::string& variants) {
+    std::vector<std::string> args = base;
+    args.push_back(variants);
+    return run_harness(args);
+  };
+  CommandResult without_std_sort = with("all,-cpu_serial/std_sort");
+  EXPECT_EQ(without_std_sort.exit_code, 0) << without_std_sort.err;
+  EXPECT_TRUE(contains(without_std_sort.out, "2 cells to run")) << without_std_sort.out;
+  EXPECT_FALSE(contains(without_std_sort.out, "std_sort")) << without_std_sort.out;
+
+  CommandResult only_serial_radix = with("cpu_serial/lsd_radix");
+  EXPECT_EQ(only_serial_radix.exit_code, 0) << only_serial_radix.err;
+  EXPECT_TRUE(contains(only_serial_radix.out, "1 cells to run")) << only_serial_radix.out;
+
+  CommandResult exclusions_only = with("-lsd_radix");
+  EXPECT_EQ(exclusions_only.exit_code, 0) << exclusions_only.err;
+  EXPECT_TRUE(contains(exclusions_only.out, "1 cells to run")) << exclusions_only.out;
+
+  CommandResult unknown = with("all,-openmp/std_sort");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "unknown variant 'openmp/std_sort'")) << unknown.err;
+  EXPECT_TRUE(contains(unknown.err, "cpu_serial/std_sort")) << unknown.err;
+}
+
 TEST(Cli, ARunVerifiesEveryCellAndWritesTheResults) {
   TempFolder folder;
   std::string path = folder.file("results.json");
