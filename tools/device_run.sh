@@ -4,6 +4,7 @@
 #   tools/device_run.sh test                       build + ctest
 #   tools/device_run.sh sanitize                   build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
+#                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
 # Before the first call: tools/fetch_boost_program_options.sh here, and carry [".deps"].
 set -uo pipefail
@@ -56,7 +57,10 @@ stage_sanitize() {
 stage_harness() {
   local name="$1"
   shift
-  "$build_dir/bin/harness" --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+  # PLUGBENCH_HARNESS_TIMEOUT (seconds): a SIGINT then, so the run still writes what it finished
+  # (marked incomplete) before the device call's own limit kills everything.
+  timeout -s INT -k 30 "${PLUGBENCH_HARNESS_TIMEOUT:-0}" \
+    "$build_dir/bin/harness" --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err"
   local rc=$?
   echo "harness $name exit code: $rc"
   tail -5 "$OUT/$name.err"
