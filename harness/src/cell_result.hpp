@@ -19,6 +19,8 @@ inline constexpr const char* unavailable = "unavailable";  // the plugin cannot 
 inline constexpr const char* unsupported = "unsupported";  // the kernel refuses this problem
 inline constexpr const char* error = "error";              // the plugin reported an error
 inline constexpr const char* oom = "oom";                  // the problem does not fit in memory
+inline constexpr const char* crashed = "crashed";          // the worker process died in the cell
+inline constexpr const char* timeout = "timeout";          // no result within --timeout seconds
 }  // namespace status
 
 // Copy-in, kernel and copy-out timed in one sample, with one kind of host memory.
@@ -55,7 +57,10 @@ struct CellResult {
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
 
-  bool counts_as_error() const { return status == status::error || status == status::oom; }
+  bool counts_as_error() const {
+    return status == status::error || status == status::oom || status == status::crashed ||
+           status == status::timeout;
+  }
 };
 
 }  // namespace plugbench

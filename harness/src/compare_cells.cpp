@@ -48,8 +48,8 @@ std::vector<std::pair<CellKey, CellSide>> keyed_cells(const nlohmann::json& cell
 
 // Statuses where the plugin itself went wrong (not "cannot run here").
 bool is_error_status(const std::string& cell_status) {
-  return cell_status == status::error || cell_status == status::oom || cell_status == "crashed" ||
-         cell_status == "timeout";
+  return cell_status == status::error || cell_status == status::oom ||
+         cell_status == status::crashed || cell_status == status::timeout;
 }
 
 void decide_by_status(CellComparison& c) {

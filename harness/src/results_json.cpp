@@ -33,6 +33,25 @@ nlohmann::json flag_names(std::uint32_t flags) {
   return names;
 }
 
+std::uint32_t flags_from_names(const nlohmann::json& names) {
+  std::uint32_t flags = 0;
+  for (const nlohmann::json& name : names) {
+    if (name == "synchronizes_host") flags |= PB_KERNEL_SYNCHRONIZES_HOST;
+    if (name == "allocates") flags |= PB_KERNEL_ALLOCATES;
+    if (name == "opt_in") flags |= PB_KERNEL_OPT_IN;
+  }
+  return flags;
+}
+
+double number_or_nan(const nlohmann::json& value) {
+  return value.is_number() ? value.get<double>() : std::nan("");
+}
+
+std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
+  return j[key].get<double>();
+}
+
 }  // namespace
 
 nlohmann::json to_json(const TimeStats& stats) {
@@ -149,6 +168,83 @@ nlohmann::json to_json(const pb_device_info& device) {
           {"l2_bytes", device.l2_bytes},
           {"driver_version", device.driver_version},
           {"runtime_version", device.runtime_version}};
+}
+
+TimeStats time_stats_from_json(const nlohmann::json& j) {
+  TimeStats stats;
+  stats.median_ms = number_or_nan(j.at("median_ms"));
+  stats.mean_ms = number_or_nan(j.at("mean_ms"));
+  stats.min_ms = number_or_nan(j.at("min_ms"));
+  stats.max_ms = number_or_nan(j.at("max_ms"));
+  stats.stddev_ms = number_or_nan(j.at("stddev_ms"));
+  stats.cv = number_or_nan(j.at("cv"));
+  stats.repetitions = j.at("repetitions").get<int>();
+  stats.iterations = j.at("iterations").get<std::int64_t>();
+  for (const nlohmann::json& sample : j.at("samples_ms")) {
+    stats.samples_ms.push_back(number_or_nan(sample));
+  }
+  return stats;
+}
+
+CellResult cell_from_json(const nlohmann::json& j) {
+  CellResult cell;
+  cell.workload = j.at("workload").get<std::string>();
+  cell.plugin = j.at("plugin").get<std::string>();
+  cell.variant = j.at("variant").get<std::string>();
+  cell.shape.n = j.at("n").get<std::uint64_t>();
+  cell.shape.width = j.at("shape").at("width").get<std::uint64_t>();
+  cell.shape.height = j.at("shape").at("height").get<std::uint64_t>();
+  cell.size_text = j.at("size").get<std::string>();
+  cell.distribution = j.at("distribution").get<std::string>();
+  cell.status = j.at("status").get<std::string>();
+  cell.message = j.at("message").get<std::string>();
+  cell.flags = flags_from_names(j.at("flags"));
+  cell.memory_space = j.at("memory_space").get<std::string>();
+  cell.workspace_bytes = j.at("workspace_bytes").get<std::uint64_t>();
+  const nlohmann::json& time = j.at("time");
+  if (!time.at("kernel").is_null()) cell.kernel = time_stats_from_json(time["kernel"]);
+  if (!time.at("end_to_end").is_null()) cell.end_to_end = time_stats_from_json(time["end_to_end"]);
+  for (const nlohmann::json& transfer : j.at("transfers")) {
+    cell.transfers.push_back({transfer.at("host_memory").get<std::string>(),
+                              time_stats_from_json(transfer.at("copy_in")),
+                              time_stats_from_json(transfer.at("copy_out")),
+                              time_stats_from_json(transfer.at("end_to_end"))});
+  }
+  if (const nlohmann::json& traffic = j.at("traffic"); !traffic.is_null()) {
+    Traffic t;
+    t.bytes_read = traffic.at("bytes_read").get<double>();
+    t.bytes_written = traffic.at("bytes_written").get<double>();
+    t.work = traffic.at("work").get<double>();
+    std::string unit = traffic.at("work_unit").get<std::string>();
+    t.work_unit = unit == "elements" ? "" : unit;
+    cell.traffic = t;
+  }
+  cell.gbps = optional_from(j, "gbps");
+  cell.percent_of_peak = optional_from(j, "percent_of_peak");
+  cell.work_rate = optional_from(j, "work_rate");
+  cell.speedup = optional_from(j, "speedup");
+  cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
+  if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
+  if (const nlohmann::json& v = j.at("verification"); !v.is_null()) {
+    cell.verification = Verification{v.at("passed").get<bool>(),
+                                     v.at("compared").get<std::string>(),
+                                     v.at("error_measure").get<std::string>(),
+                                     number_or_nan(v.at("error")),
+                                     number_or_nan(v.at("tolerance")),
+                                     v.at("detail").get<std::string>()};
+  }
+  return cell;
+}
+
+PeakBandwidth peak_from_json(const nlohmann::json& j) {
+  PeakBandwidth peak;
+  peak.memory_space = j.at("memory_space").get<std::string>();
+  peak.measured_by = j.at("measured_by").get<std::string>();
+  peak.device = j.at("device").get<std::string>();
+  peak.bytes = j.at("bytes").get<std::uint64_t>();
+  peak.gbps = number_or_nan(j.at("gbps"));
+  peak.median_ms = number_or_nan(j.at("median_ms"));
+  return peak;
 }
 
 void write_json_atomically(const nlohmann::json& document, const std::string& path) {
