@@ -2,7 +2,7 @@
 #include "harness_app.hpp"
 
 #include "calibration.hpp"
-#include "cell_runner.hpp"
+#include "cell_executor.hpp"
 #include "check_plugin.hpp"
 #include "crossover.hpp"
 #include "host_info.hpp"
@@ -10,6 +10,10 @@
 #include "report_table.hpp"
 #include "results_json.hpp"
 #include "sizes.hpp"
+#include "worker_pool.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <iostream>
@@ -19,15 +23,24 @@
 namespace plugbench {
 namespace {
 
-// Set by SIGINT / SIGTERM: the run stops after the cell in progress and writes what it has.
+// Set by SIGINT / SIGTERM: the run stops (the workers are stopped, the cell in flight is dropped)
+// and writes what it has. The handler also writes a byte into a pipe that the harness polls while
+// a worker runs a cell, so that a signal never waits for the cell's end.
 volatile std::sig_atomic_t g_stop_signal = 0;
+int g_stop_pipe[2] = {-1, -1};
 
 extern "C" void request_stop(int signal_number) {
   g_stop_signal = signal_number;
   std::signal(signal_number, SIG_DFL);  // a second Ctrl-C ends the process at once
+  const char byte = 1;
+  if (g_stop_pipe[1] >= 0 && ::write(g_stop_pipe[1], &byte, 1) < 0) {
+  }
 }
 
 void install_stop_handlers() {
+  if (g_stop_pipe[0] < 0 && ::pipe2(g_stop_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    g_stop_pipe[0] = g_stop_pipe[1] = -1;  // polling then misses a signal until the cell ends
+  }
   struct sigaction action {};
   action.sa_handler = request_stop;
   sigemptyset(&action.sa_mask);
@@ -39,34 +52,38 @@ bool stop_requested() {
   return g_stop_signal != 0;
 }
 
-// Sessions are opened once per plugin, on first use, and kept for the whole run.
-class SessionPool {
+// --isolation none: sessions opened in the harness itself, once per plugin on first use, kept for
+// the whole run; one problem cache shared by all plugins.
+class InProcessCells {
  public:
-  explicit SessionPool(int device) : device_(device) {}
+  InProcessCells(int device, FactsCallback on_facts)
+      : device_(device), on_facts_(std::move(on_facts)) {}
 
-  // The session, or null with `why` set when the plugin cannot open one.
-  const PluginSession* get(const PluginRecord& plugin, std::string& why) {
-    auto it = sessions_.find(plugin.name);
-    if (it == sessions_.end()) {
+  CellResult run(const PluginRecord& plugin, const CellRequest& request) {
+    auto it = runners_.find(plugin.name);
+    if (it == runners_.end()) {
       Entry entry;
       try {
-        entry.session = std::make_unique<PluginSession>(plugin, device_);
+        entry.runner = std::make_unique<PluginCellRunner>(plugin, device_, problems_);
+        on_facts_(plugin, entry.runner->facts(true));
       } catch (const PluginCallError& e) {
         entry.why = e.what();
       }
-      it = sessions_.emplace(plugin.name, std::move(entry)).first;
+      it = runners_.emplace(plugin.name, std::move(entry)).first;
     }
-    why = it->second.why;
-    return it->second.session.get();
+    if (!it->second.runner) return unrun_cell(plugin, request, status::unavailable, it->second.why);
+    return it->second.runner->run(request);
   }
 
  private:
   struct Entry {
-    std::unique_ptr<PluginSession> session;
+    std::unique_ptr<PluginCellRunner> runner;
     std::string why;
   };
   int device_;
-  std::map<std::string, Entry> sessions_;
+  FactsCallback on_facts_;
+  ProblemCache problems_;
+  std::map<std::string, Entry> runners_;
 };
 
 class Progress {
@@ -157,7 +174,10 @@ nlohmann::json run_settings_json(const Options& options) {
           {"warmup", options.warmup},
           {"cell_budget_s", options.cell_budget},
           {"baseline", options.baseline},
-          {"device", options.device}};
+          {"device", options.device},
+          {"isolation", options.isolation == IsolationMode::process ? "process" : "none"},
+          {"timeout_s", options.timeout},
+          {"max_restarts", options.max_restarts}};
 }
 
 int exit_code_for(const std::vector<CellResult>& cells) {
@@ -174,7 +194,6 @@ int exit_code_for(const std::vector<CellResult>& cells) {
 int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix) {
   Progress progress(options.quiet, matrix.cells_to_run());
-  SessionPool sessions(options.device);
   std::vector<PeakBandwidth> peaks;
   std::map<std::string, double> peak_by_plugin;
   nlohmann::json devices = nlohmann::json::array();
@@ -183,26 +202,35 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   progress.note("calibrating host memory bandwidth...");
   peaks.push_back(calibrate_host_peak());
   for (const PluginRecord* plugin : matrix.plugins) {
-    if (plugin->state != PluginState::available) continue;
-    if (plugin->memory_space == PB_MEMORY_HOST) {
+    if (plugin->state == PluginState::available && plugin->memory_space == PB_MEMORY_HOST) {
       peak_by_plugin[plugin->name] = peaks.front().gbps;
-      continue;
     }
-    std::string why;
-    const PluginSession* session = sessions.get(*plugin, why);
-    if (!session) continue;
-    if (auto info = session->device_info()) {
-      nlohmann::json device = to_json(*info);
-      device["reported_by"] = plugin->name;
+  }
+  // A device plugin's device and peak come from its first session (in its worker, by default).
+  auto record_facts = [&](const PluginRecord& plugin, const SessionFacts& facts) {
+    if (!facts.device.is_null()) {
+      nlohmann::json device = facts.device;
+      device["reported_by"] = plugin.name;
       devices.push_back(device);
     }
-    try {
-      progress.note("calibrating " + plugin->name + " device memory bandwidth...");
-      peaks.push_back(calibrate_plugin_peak(*session));
-      peak_by_plugin[plugin->name] = peaks.back().gbps;
-    } catch (const PluginCallError& e) {
-      std::cerr << "harness: could not calibrate " << plugin->name << ": " << e.what() << "\n";
+    if (facts.peak) {
+      peaks.push_back(*facts.peak);
+      peak_by_plugin[plugin.name] = facts.peak->gbps;
+    } else if (!facts.calibration_error.empty()) {
+      std::cerr << "harness: could not calibrate " << plugin.name << ": " << facts.calibration_error
+                << "\n";
     }
+  };
+  std::unique_ptr<WorkerPool> workers;
+  std::unique_ptr<InProcessCells> in_process;
+  if (options.isolation == IsolationMode::process) {
+    IsolationSettings isolation;
+    isolation.timeout_s = options.timeout;
+    isolation.max_restarts = options.max_restarts;
+    isolation.device = options.device;
+    workers = std::make_unique<WorkerPool>(isolation, g_stop_pipe[0], record_facts);
+  } else {
+    in_process = std::make_unique<InProcessCells>(options.device, record_facts);
   }
 
   RunSettings settings = settings_from(options);
@@ -216,9 +244,6 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     const ProblemSpec& spec = planned.spec;
     std::string label =
         spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
-    progress.note("generating " + label + " and its reference...");
-    ProblemData problem = spec.workload->generate(spec.shape, spec.distribution);
-    std::shared_ptr<const Reference> reference = spec.workload->reference(problem);
 
     std::vector<CellResult> cells;
     for (const PlannedCell& planned_cell : planned.cells) {
@@ -228,17 +253,15 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         continue;
       }
       progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
-      std::string why;
-      const PluginSession* session = sessions.get(*planned_cell.plugin, why);
-      if (!session) {
-        PlannedCell unavailable = planned_cell;
-        unavailable.status = status::unavailable;
-        unavailable.message = why;
-        cells.push_back(decided_cell(spec, unavailable));
-        continue;
+      CellRequest request{spec.workload->name(), spec.distribution, spec.shape,
+                          planned_cell.kernel->variant, settings};
+      if (workers) {
+        std::optional<CellResult> cell = workers->run(*planned_cell.plugin, request);
+        if (!cell) break;  // interrupted: the cell in flight is dropped
+        cells.push_back(std::move(*cell));
+      } else {
+        cells.push_back(in_process->run(*planned_cell.plugin, request));
       }
-      cells.push_back(
-          run_cell(*spec.workload, problem, *reference, *session, *planned_cell.kernel, settings));
     }
     for (CellResult& cell : cells) cell.size_text = spec.size_text;
     derive_figures(cells, options.baseline, peak_by_plugin);
@@ -247,18 +270,24 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     all_cells.insert(all_cells.end(), cells.begin(), cells.end());
   }
   progress.finish();
+  workers.reset();  // every worker closed (or, after a stop signal, already stopped)
+  in_process.reset();
 
   int code = stop_requested() ? kExitInterrupted : exit_code_for(all_cells);
   if (stop_requested()) {
     std::cerr << "harness: interrupted by signal " << g_stop_signal
               << "; writing the cells finished so far\n";
   }
-  std::size_t ok = 0, failed = 0, errors = 0, other = 0;
+  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, other = 0;
   for (const CellResult& cell : all_cells) {
     if (cell.status == status::ok)
       ++ok;
     else if (cell.status == status::failed)
       ++failed;
+    else if (cell.status == status::crashed)
+      ++crashed;
+    else if (cell.status == status::timeout)
+      ++timed_out;
     else if (cell.counts_as_error())
       ++errors;
     else
@@ -266,7 +295,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   }
   text << "\n"
        << all_cells.size() << " cells: " << ok << " ok, " << failed << " failed verification, "
-       << errors << " errors, " << other << " unavailable or unsupported\n";
+       << errors << " errors, " << crashed << " crashed, " << timed_out << " timed out, " << other
+       << " unavailable or unsupported\n";
   nlohmann::json crossover =
       report_crossover(all_cells, text, csv ? OutputFormat::console : options.format);
 

@@ -1,6 +1,8 @@
-// main.cpp: the harness executable: a run, or `harness compare` on results files.
+// main.cpp: the harness executable: a run, `harness compare` on results files, or (hidden) a
+// worker process of a run.
 #include "compare_command.hpp"
 #include "harness_app.hpp"
+#include "worker_process.hpp"
 
 #include <exception>
 #include <iostream>
@@ -8,6 +10,9 @@
 
 int main(int argc, char** argv) {
   try {
+    if (argc > 1 && std::string_view(argv[1]) == plugbench::kWorkerFlag) {
+      return plugbench::run_worker(argc > 2 ? argv[2] : nullptr);
+    }
     if (argc > 1 && std::string_view(argv[1]) == "compare") {
       return plugbench::run_compare(argc - 1, argv + 1);
     }

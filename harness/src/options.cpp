@@ -12,7 +12,7 @@ namespace {
 
 po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
                                          std::string& cache, std::string& host_memory,
-                                         int& repetitions) {
+                                         std::string& isolation, int& repetitions) {
   po::options_description selection("What to run");
   selection.add_options()("plugins,p",
                           po::value<std::string>(&list_options[0])->default_value("all"),
@@ -47,6 +47,17 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
       "plugin that speedups are relative to")("device", po::value<int>(&o.device)->default_value(0),
                                               "device index for GPU plugins");
+  po::options_description isolation_options("Fault isolation (docs/fault-isolation.md)");
+  isolation_options.add_options()(
+      "isolation", po::value<std::string>(&isolation)->default_value("process"),
+      "process: each plugin's cells run in a worker process of its own, so a crash, hang or "
+      "sticky CUDA error costs one cell; none: in the harness's own process (for a debugger)")(
+      "timeout", po::value<double>(&o.timeout)->default_value(300),
+      "seconds a cell (generating its problem, the checked call, warm-up, samples, transfers) may "
+      "take before its worker is stopped and the cell recorded as timeout; 0: no limit")(
+      "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
+      "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
+      "run");
   po::options_description output("Plugins and output");
   output.add_options()(
       "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
@@ -69,7 +80,7 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",
                                                                                        "this help");
   po::options_description all;
-  all.add(selection).add(measurement).add(output);
+  all.add(selection).add(measurement).add(isolation_options).add(output);
   return all;
 }
 
@@ -88,7 +99,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 std::string usage_text() {
   Options unused;
   std::vector<std::string> lists(4);
-  std::string cache, host_memory;
+  std::string cache, host_memory, isolation;
   int repetitions = 0;
   std::ostringstream text;
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
@@ -101,9 +112,11 @@ std::string usage_text() {
           "  harness --plugins all --workload histogram\n"
           "  harness --list\n"
           "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
-       << describe_options(unused, lists, cache, host_memory, repetitions)
+       << describe_options(unused, lists, cache, host_memory, isolation, repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
-          "verification failed, 2 usage error, 3 a plugin reported an error in some cell, "
+          "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
+          "or a "
+          "timeout, "
           "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
           "so far "
           "are written, marked incomplete)\n";
@@ -113,9 +126,10 @@ std::string usage_text() {
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
-  std::string cache, host_memory;
+  std::string cache, host_memory, isolation;
   int repetitions = 0;
-  po::options_description description = describe_options(o, lists, cache, host_memory, repetitions);
+  po::options_description description =
+      describe_options(o, lists, cache, host_memory, isolation, repetitions);
   po::variables_map values;
   try {
     po::store(po::command_line_parser(argc, argv).options(description).run(), values);
@@ -146,6 +160,15 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
   if (o.cell_budget <= 0) throw UsageError("--cell-budget must be positive");
   if (o.device < 0) throw UsageError("--device cannot be negative");
+  if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
+  if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
+  if (isolation == "process") {
+    o.isolation = IsolationMode::process;
+  } else if (isolation == "none") {
+    o.isolation = IsolationMode::none;
+  } else {
+    throw UsageError("--isolation '" + isolation + "' is not one of: process, none");
+  }
   if (cache == "cold") {
     o.cache = CacheMode::cold;
   } else if (cache == "warm") {

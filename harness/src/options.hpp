@@ -19,6 +19,9 @@ class UsageError : public std::runtime_error {
 
 enum class CacheMode { cold, warm };
 enum class HostMemoryMode { pageable, pinned, both };
+// process: each plugin's cells run in a worker process of its own (docs/fault-isolation.md);
+// none: in the harness's own process, as a debugger wants it.
+enum class IsolationMode { process, none };
 
 struct Options {
   bool help = false;
@@ -46,6 +49,9 @@ struct Options {
   std::string baseline = "cpu_serial";
   bool baseline_given = false;  // named by the user: then it must exist
   int device = 0;
+  IsolationMode isolation = IsolationMode::process;
+  double timeout = 300;  // seconds per cell in a worker; 0: no limit
+  int max_restarts = 3;  // worker replacements per plugin after crashes and timeouts
   std::string command_line;
 };
 
