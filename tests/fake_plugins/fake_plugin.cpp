@@ -1,10 +1,24 @@
 // fake_plugin.cpp: one small reduce plugin, built several times with FAKE_* definitions, each copy
 // broken in one way, so that the tests can check that the harness refuses or records it exactly
-// (and one, fake_device, that poses as a GPU plugin for the crossover).
+// (and one, fake_device, that poses as a GPU plugin for the crossover). The fault plugins
+// (FAKE_SEGFAULT, FAKE_ABORT, FAKE_HANG, FAKE_MEMORY_HOG) take their worker process down in
+// fake_loop and declare a correct good_loop after it, to show that the next cell runs in a fresh
+// one.
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
 
+#include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <thread>
+#include <vector>
+
+#if defined(FAKE_SEGFAULT) || defined(FAKE_ABORT) || defined(FAKE_HANG) || defined(FAKE_MEMORY_HOG)
+#define FAKE_FAULT 1
+#endif
 
 #ifndef FAKE_NAME
 #error "FAKE_NAME must name the plugin"
@@ -22,11 +36,55 @@ void reduce_loop(plugbench::sdk::Call& call) {
 #ifdef FAKE_KERNEL_ERROR
   throw std::runtime_error("fake kernel error: the device caught fire");
 #endif
+#ifdef FAKE_SEGFAULT
+  volatile std::uintptr_t wild = 8;  // a wild pointer, opaque to the compiler
+  *reinterpret_cast<std::int64_t*>(wild) = sum;
+#endif
+#ifdef FAKE_ABORT
+  std::fputs("fake plugin: an assertion failed, calling abort()\n", stderr);
+  std::abort();
+#endif
+#ifdef FAKE_HANG
+  while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+#endif
+#ifdef FAKE_MEMORY_HOG
+  // Leaks without bound, as a runaway allocation would; the memory stays taken.
+  static std::vector<void*> hoard;
+  hoard.reserve(1 << 20);
+  while (true) {
+    void* block = std::malloc(std::size_t{256} << 20);
+    if (block == nullptr) throw std::bad_alloc();
+    hoard.push_back(block);
+  }
+#endif
   *call.output<std::int64_t>(0) = sum;
 }
 
 PLUGBENCH_KERNEL(
     {.workload = "reduce", .variant = "fake_loop", .description = "fake", .run = reduce_loop});
+
+#ifdef FAKE_FAULT
+#ifdef FAKE_HANG
+// A hang that also ignores SIGTERM: the harness must escalate to SIGKILL.
+void reduce_deaf(plugbench::sdk::Call&) {
+  std::signal(SIGTERM, SIG_IGN);
+  while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+PLUGBENCH_KERNEL({.workload = "reduce",
+                  .variant = "ignores_sigterm",
+                  .description = "hangs, deaf to SIGTERM",
+                  .run = reduce_deaf});
+#endif
+
+void reduce_good(plugbench::sdk::Call& call) {
+  const std::int32_t* x = call.input<std::int32_t>(0);
+  std::int64_t sum = 0;
+  for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];
+  *call.output<std::int64_t>(0) = sum;
+}
+PLUGBENCH_KERNEL(
+    {.workload = "reduce", .variant = "good_loop", .description = "correct", .run = reduce_good});
+#endif
 
 #ifndef FAKE_NO_ENTRY
 const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* error) {

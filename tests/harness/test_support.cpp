@@ -44,9 +44,10 @@ TempFolder::~TempFolder() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-CommandResult run_harness(const std::vector<std::string>& arguments) {
+CommandResult run_harness(const std::vector<std::string>& arguments,
+                          const std::string& shell_prefix) {
   TempFolder folder;
-  std::string command = "'" + std::string(PLUGBENCH_HARNESS_PATH) + "'";
+  std::string command = shell_prefix + "'" + std::string(PLUGBENCH_HARNESS_PATH) + "'";
   for (const std::string& argument : arguments) command += " '" + argument + "'";
   command += " >'" + folder.file("out") + "' 2>'" + folder.file("err") + "'";
   int status = std::system(command.c_str());

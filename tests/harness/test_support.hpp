@@ -14,8 +14,10 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
-// Runs the harness built beside the tests with `arguments` (each quoted for the shell).
-CommandResult run_harness(const std::vector<std::string>& arguments);
+// Runs the harness built beside the tests with `arguments` (each quoted for the shell), after
+// `shell_prefix` (e.g. "ulimit -v 3000000; ") in the same shell.
+CommandResult run_harness(const std::vector<std::string>& arguments,
+                          const std::string& shell_prefix = "");
 
 // Starts the harness in the background (stdout and stderr to /dev/null); returns its pid.
 int start_harness(const std::vector<std::string>& arguments);

@@ -1,0 +1,267 @@
+// test_fault_isolation.cpp: plugins that crash, abort, hang, eat memory or fault on the GPU, run by
+// the real harness beside good ones: the run completes, the good cells are ok and verified, each
+// bad cell says what happened, and the exit code tells crashes from wrong answers.
+#include "plugin_loader.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::read_json;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<nlohmann::json> cells_of(const nlohmann::json& results, const std::string& plugin,
+                                     const std::string& variant) {
+  std::vector<nlohmann::json> cells;
+  for (const nlohmann::json& cell : results["results"]) {
+    if (cell["plugin"] == plugin && cell["variant"] == variant) cells.push_back(cell);
+  }
+  return cells;
+}
+
+void expect_ok(const nlohmann::json& cell) {
+  EXPECT_EQ(cell["status"], "ok") << cell.dump();
+  ASSERT_FALSE(cell["verification"].is_null()) << cell.dump();
+  EXPECT_TRUE(cell["verification"]["passed"].get<bool>()) << cell.dump();
+}
+
+// A small, fast matrix: reduce at two sizes, three samples, no warm-up.
+std::vector<std::string> quick_run(const std::string& fake, const std::string& plugins,
+                                   const std::string& json_path) {
+  return {"--plugin-dir",
+          fake_plugin_dir(fake),
+          "-p",
+          plugins,
+          "-w",
+          "reduce",
+          "-s",
+          "1000,1001",
+          "-r",
+          "3",
+          "--warmup",
+          "0",
+          "--cache",
+          "warm",
+          "--json",
+          json_path,
+          "-q"};
+}
+
+// Every good cell ok and verified; every cell of fake_loop has `status` and `reason` in its
+// message.
+void expect_faulty_and_good(const nlohmann::json& results, const std::string& plugin,
+                            const std::string& status, const std::string& reason) {
+  std::vector<nlohmann::json> bad = cells_of(results, plugin, "fake_loop");
+  ASSERT_EQ(bad.size(), 2u) << results["results"].dump(1);
+  for (const nlohmann::json& cell : bad) {
+    EXPECT_EQ(cell["status"], status) << cell.dump();
+    EXPECT_TRUE(contains(cell["message"].get<std::string>(), reason)) << cell["message"];
+    EXPECT_TRUE(cell["time"]["kernel"].is_null());
+  }
+  // The plugin's next cell runs in a fresh worker, and so does the whole of cpu_serial.
+  for (const nlohmann::json& cell : cells_of(results, plugin, "good_loop")) expect_ok(cell);
+  EXPECT_EQ(cells_of(results, plugin, "good_loop").size(), 2u);
+  for (const nlohmann::json& cell : cells_of(results, "cpu_serial", "loop")) expect_ok(cell);
+  EXPECT_EQ(cells_of(results, "cpu_serial", "loop").size(), 2u);
+  EXPECT_TRUE(results["complete"].get<bool>());
+}
+
+TEST(FaultIsolation, ASegfaultingKernelCostsItsCellAlone) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness(quick_run("segfault", "cpu_serial,fake_segfault", path));
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "2 crashed, 0 timed out")) << r.out;
+  nlohmann::json results = read_json(path);
+  expect_faulty_and_good(results, "fake_segfault", "crashed",
+                         "the worker process died in this cell: killed by signal 11 "
+                         "(Segmentation fault)");
+  EXPECT_EQ(results["context"]["settings"]["isolation"], "process");
+}
+
+TEST(FaultIsolation, AnAbortIsACrashThatQuotesTheLastWords) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness(quick_run("abort", "cpu_serial,fake_abort", path));
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  expect_faulty_and_good(results, "fake_abort", "crashed", "killed by signal 6 (Aborted)");
+  std::string message = cells_of(results, "fake_abort", "fake_loop")[0]["message"];
+  EXPECT_TRUE(contains(message, "its last output: fake plugin: an assertion failed")) << message;
+  EXPECT_TRUE(contains(r.err, "fake plugin: an assertion failed")) << "forwarded to stderr";
+}
+
+TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  auto started = std::chrono::steady_clock::now();
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p", "fake_hang", "-w", "reduce", "-s",
+                   "1000", "-r", "3", "--warmup", "0", "--timeout", "1.5", "--json", path, "-q"});
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_LT(seconds, 20) << "the timeouts must not wait for the cells";
+  EXPECT_TRUE(contains(r.out, "0 crashed, 2 timed out")) << r.out;
+  nlohmann::json results = read_json(path);
+  nlohmann::json hang = cells_of(results, "fake_hang", "fake_loop").at(0);
+  EXPECT_EQ(hang["status"], "timeout");
+  EXPECT_EQ(hang["message"],
+            "no result within the --timeout of 1.5 s in this cell; the worker was stopped with "
+            "SIGTERM");
+  nlohmann::json deaf = cells_of(results, "fake_hang", "ignores_sigterm").at(0);
+  EXPECT_EQ(deaf["status"], "timeout");
+  EXPECT_TRUE(contains(deaf["message"], "SIGKILL after it ignored SIGTERM for 2 s")) << deaf;
+  expect_ok(cells_of(results, "fake_hang", "good_loop").at(0));
+}
+
+TEST(FaultIsolation, RunawayHostAllocationIsOutOfMemoryNotAHang) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  // The address space of the harness and its workers is capped, so the machine does not suffer.
+  CommandResult r = run_harness(quick_run("memory_hog", "cpu_serial,fake_memory_hog", path),
+                                "ulimit -v 4000000; ");
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  expect_faulty_and_good(results, "fake_memory_hog", "oom", "out of host memory (std::bad_alloc)");
+}
+
+TEST(FaultIsolation, RestartsAreCappedPerPlugin) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("segfault"), "-p", "cpu_serial,fake_segfault",
+                   "-w", "reduce", "-s", "1000,1001,1002", "-r", "3", "--warmup", "0",
+                   "--max-restarts", "1", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  std::vector<nlohmann::json> bad = cells_of(results, "fake_segfault", "fake_loop");
+  std::vector<nlohmann::json> good = cells_of(results, "fake_segfault", "good_loop");
+  ASSERT_EQ(bad.size(), 3u);
+  ASSERT_EQ(good.size(), 3u);
+  // Crash 1, restart 1, good; crash 2: over the cap, nothing more of this plugin runs.
+  EXPECT_TRUE(contains(bad[0]["message"], "signal 11")) << bad[0];
+  expect_ok(good[0]);
+  EXPECT_TRUE(contains(bad[1]["message"], "signal 11")) << bad[1];
+  const std::string not_run =
+      "not run: the worker of fake_segfault crashed or timed out 2 times (restarted 1 times, the "
+      "--max-restarts limit)";
+  for (const nlohmann::json& cell : {good[1], bad[2], good[2]}) {
+    EXPECT_EQ(cell["status"], "crashed");
+    EXPECT_EQ(cell["message"], not_run);
+  }
+  for (const nlohmann::json& cell : cells_of(results, "cpu_serial", "loop")) expect_ok(cell);
+}
+
+TEST(FaultIsolation, BrokenFilesAndAWrongAnswerAloneExitOne) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  CommandResult r = run_harness({"--plugin-dir", fake_plugin_dir("wrong_answer"),
+                                 "--plugin-dir", fake_plugin_dir("not_a_library"),
+                                 "--plugin-dir", fake_plugin_dir("wrong_major"),
+                                 "--plugin-dir", fake_plugin_dir("no_entry"),
+                                 "--plugin-dir", fake_plugin_dir("good"),
+                                 "-p",           "cpu_serial,fake_wrong,fake_good",
+                                 "-w",           "reduce",
+                                 "-s",           "1000",
+                                 "-r",           "3",
+                                 "--warmup",     "0",
+                                 "--json",       path});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_EQ(cells_of(results, "fake_wrong", "fake_loop").at(0)["status"], "failed");
+  expect_ok(cells_of(results, "fake_good", "fake_loop").at(0));
+  expect_ok(cells_of(results, "cpu_serial", "loop").at(0));
+  int broken = 0;
+  for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+    broken += plugin["status"] == "broken";
+  }
+  EXPECT_EQ(broken, 3);
+}
+
+TEST(FaultIsolation, InProcessModeRunsTheSameCells) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  std::vector<std::string> arguments = quick_run("good", "cpu_serial,fake_good", path);
+  arguments.insert(arguments.end(), {"--isolation", "none"});
+  CommandResult r = run_harness(arguments);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_EQ(results["results"].size(), 4u);
+  for (const nlohmann::json& cell : results["results"]) expect_ok(cell);
+  EXPECT_EQ(results["context"]["settings"]["isolation"], "none");
+
+  CommandResult unknown = run_harness({"--isolation", "thread", "--dry-run"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "--isolation 'thread' is not one of: process, none"));
+}
+
+TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
+  TempFolder folder;
+  std::string path = folder.file("r.json");
+  int pid = plugbench::testing::start_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p",
+                                               "cpu_serial,fake_hang", "-w", "reduce", "-s", "1000",
+                                               "-v", "loop,fake_loop", "-r", "3", "--warmup", "0",
+                                               "--timeout", "0", "--json", path});
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  auto signalled = std::chrono::steady_clock::now();
+  kill(pid, SIGINT);
+  EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 5);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count(),
+            5.0);
+  nlohmann::json results = read_json(path);
+  EXPECT_FALSE(results["complete"].get<bool>());
+  ASSERT_EQ(results["results"].size(), 1u);  // the hanging cell in flight is dropped
+  expect_ok(results["results"][0]);
+}
+
+// Runs where CUDA was built and a GPU is present (the GPU machine); skipped elsewhere, with why.
+TEST(FaultIsolation, AnIllegalAddressOnTheGpuCostsItsCellAlone) {
+  std::string folder = fake_plugin_dir("cuda_illegal_address");
+  std::string library = folder + "/libplugbench_cuda_illegal_address.so";
+  if (!std::filesystem::exists(library)) {
+    GTEST_SKIP() << "built without CUDA: " << library << " does not exist";
+  }
+  PluginRecord plugin = load_plugin(library, "test");
+  if (plugin.state != PluginState::available) {
+    GTEST_SKIP() << plugin.name << " is " << to_string(plugin.state) << ": " << plugin.reason;
+  }
+  TempFolder temporary;
+  std::string path = temporary.file("r.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", folder, "-p", "cpu_serial,cuda_illegal_address", "-w", "reduce",
+                   "-s", "1000,1001", "-r", "3", "--warmup", "0", "--json", path, "-q"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  std::vector<nlohmann::json> bad = cells_of(results, "cuda_illegal_address", "illegal_address");
+  ASSERT_EQ(bad.size(), 2u);
+  for (const nlohmann::json& cell : bad) {
+    EXPECT_TRUE(cell["status"] == "error" || cell["status"] == "crashed") << cell;
+    EXPECT_TRUE(contains(cell["message"], "cudaErrorIllegalAddress") ||
+                contains(cell["message"], "illegal memory access"))
+        << cell["message"];
+  }
+  // After a sticky error the plugin's next cell gets a fresh worker, and a fresh CUDA context.
+  for (const nlohmann::json& cell : cells_of(results, "cuda_illegal_address", "good_atomic")) {
+    expect_ok(cell);
+  }
+  for (const nlohmann::json& cell : cells_of(results, "cpu_serial", "loop")) expect_ok(cell);
+}
+
+}  // namespace
+}  // namespace plugbench
