@@ -201,7 +201,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.flags = flags_from_names(j.at("flags"));
   cell.memory_space = j.at("memory_space").get<std::string>();
   cell.workspace_bytes = j.at("workspace_bytes").get<std::uint64_t>();
-  const nlohmann::json& time = j.at("time");
+  const nlohmann::json time = j.at("time");
   if (!time.at("kernel").is_null()) cell.kernel = time_stats_from_json(time["kernel"]);
   if (!time.at("end_to_end").is_null()) cell.end_to_end = time_stats_from_json(time["end_to_end"]);
   for (const nlohmann::json& transfer : j.at("transfers")) {
@@ -210,7 +210,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
                               time_stats_from_json(transfer.at("copy_out")),
                               time_stats_from_json(transfer.at("end_to_end"))});
   }
-  if (const nlohmann::json& traffic = j.at("traffic"); !traffic.is_null()) {
+  if (const nlohmann::json traffic = j.at("traffic"); !traffic.is_null()) {
     Traffic t;
     t.bytes_read = traffic.at("bytes_read").get<double>();
     t.bytes_written = traffic.at("bytes_written").get<double>();
@@ -225,7 +225,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.speedup = optional_from(j, "speedup");
   cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
-  if (const nlohmann::json& v = j.at("verification"); !v.is_null()) {
+  if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
     cell.verification = Verification{v.at("passed").get<bool>(),
                                      v.at("compared").get<std::string>(),
                                      v.at("error_measure").get<std::string>(),

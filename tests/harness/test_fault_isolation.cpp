@@ -2,6 +2,7 @@
 // the real harness beside good ones: the run completes, the good cells are ok and verified, each
 // bad cell says what happened, and the exit code tells crashes from wrong answers.
 #include "plugin_loader.hpp"
+#include "results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 
@@ -38,6 +40,42 @@ void expect_ok(const nlohmann::json& cell) {
   EXPECT_EQ(cell["status"], "ok") << cell.dump();
   ASSERT_FALSE(cell["verification"].is_null()) << cell.dump();
   EXPECT_TRUE(cell["verification"]["passed"].get<bool>()) << cell.dump();
+}
+
+// A worker sends each cell as it appears in the results file; the harness reads it back whole.
+TEST(FaultIsolation, ACellSurvivesTheTripThroughJson) {
+  CellResult cell;
+  cell.workload = "mandelbrot";
+  cell.plugin = "p";
+  cell.variant = "v";
+  cell.distribution = "full";
+  cell.size_text = "64x32";
+  cell.shape = {2048, 64, 32};
+  cell.status = status::failed;
+  cell.message = "wrong answer";
+  cell.flags = PB_KERNEL_ALLOCATES | PB_KERNEL_OPT_IN;
+  cell.memory_space = "device";
+  cell.workspace_bytes = 12345;
+  TimeStats stats{1.5, 1.625, 1.25, 2.0, 0.1, 0.0615, 3, 1, {1.25, 1.5, 2.0}};
+  cell.kernel = stats;
+  cell.end_to_end = stats;
+  cell.transfers.push_back({"pinned", stats, stats, stats});
+  cell.traffic = Traffic{0, 8192, 99999, "iterations"};
+  cell.verification = Verification{false, "pixels", "differing pixels", 7, 2, "first at (3, 4)"};
+  cell.gbps = 12.5;
+  cell.speedup = 0.5;
+  cell.baseline = "cpu_serial/loop";
+  nlohmann::json sent = to_json(cell);
+  nlohmann::json received = to_json(cell_from_json(nlohmann::json::parse(sent.dump())));
+  EXPECT_EQ(received, sent);
+
+  CellResult plain;
+  plain.traffic = Traffic{4000, 8, 0, ""};
+  plain.verification = Verification{true, "sum", "absolute difference", NAN, 0, ""};
+  CellResult back = cell_from_json(to_json(plain));
+  EXPECT_TRUE(back.traffic->work_unit.empty()) << "elements: GB/s, not a work rate";
+  EXPECT_TRUE(std::isnan(back.verification->error));
+  EXPECT_FALSE(back.kernel.has_value());
 }
 
 // A small, fast matrix: reduce at two sizes, three samples, no warm-up.
