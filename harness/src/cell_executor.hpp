@@ -41,6 +41,8 @@ class ProblemCache {
   };
   // Generates the problem unless it is the cached one. Throws std::bad_alloc.
   const Entry& get(const Workload& workload, const std::string& distribution, const Shape& shape);
+  // Frees the cached problem (its cells are done).
+  void clear() { entry_.reset(); }
 
  private:
   std::string workload_;

@@ -263,6 +263,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         cells.push_back(in_process->run(*planned_cell.plugin, request));
       }
     }
+    if (workers) workers->release_problems();
     for (CellResult& cell : cells) cell.size_text = spec.size_text;
     derive_figures(cells, options.baseline, peak_by_plugin);
     progress.finish();

@@ -266,6 +266,14 @@ void WorkerPool::stop_all() {
   }
 }
 
+void WorkerPool::release_problems() {
+  const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
+  for (auto& [name, state] : plugins_) {
+    if (state.worker)
+      write_all(state.worker->channel, message);  // a dead one shows at its next cell
+  }
+}
+
 CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest& request,
                                    Worker& worker, Wait wait, const char* during) {
   bool killed = false;
@@ -352,6 +360,18 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
 
 std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const CellRequest& request) {
   PluginState& state = plugins_[plugin.name];
+  if (int wait_status = 0;
+      state.worker && ::waitpid(state.worker->pid, &wait_status, WNOHANG) == state.worker->pid) {
+    // Died while idle (the kernel's OOM killer picks the largest process, perhaps this one).
+    drain_output(*state.worker);
+    std::fprintf(stderr,
+                 "harness: the worker of %s ended between cells (%s); starting a fresh one\n",
+                 plugin.name.c_str(), describe_wait_status(wait_status).c_str());
+    close_fd(state.worker->channel);
+    close_fd(state.worker->output);
+    state.worker.reset();
+    ++state.failures;
+  }
   if (!state.unavailable.empty()) {
     return unrun_cell(plugin, request, status::unavailable, state.unavailable);
   }

@@ -40,6 +40,10 @@ class WorkerPool {
   // Stops every worker now: SIGTERM, then SIGKILL after the grace period.
   void stop_all();
 
+  // Every problem's cells are done: idle workers free the problem they hold (a worker otherwise
+  // keeps its last one, and host memory would hold one problem per plugin).
+  void release_problems();
+
  private:
   struct Worker {
     pid_t pid = -1;

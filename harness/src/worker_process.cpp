@@ -84,6 +84,8 @@ int serve() {
                                        {"facts", to_json(runner->facts(request.at("calibrate")))}})
                               : reply({{"type", "open_failed"}, {"message", why}});
       if (!sent) return 0;
+    } else if (type == "release") {  // no reply: the harness is done with the problem
+      problems.clear();
     } else if (type == "cell" && runner) {
       CellResult cell = runner->run(cell_request_from_json(request.at("request")));
       if (!reply({{"type", "cell"}, {"cell", to_json(cell)}})) return 0;

@@ -7,6 +7,7 @@
 //   {"type":"open","path":P,"found_in":F,"name":N,"device":D,"calibrate":B}
 //       -> {"type":"opened","facts":SessionFacts} or {"type":"open_failed","message":M}
 //   {"type":"cell","request":CellRequest} -> {"type":"cell","cell":CellResult}
+//   {"type":"release"} (no reply): free the cached problem, the harness has moved on
 // The worker exits 0 at the end of its input.
 #pragma once
 
