@@ -5,6 +5,7 @@
 #   tools/device_run.sh sanitize                   build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
+# PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
 # Before the first call: tools/fetch_boost_program_options.sh here, and carry [".deps"].
 set -uo pipefail
@@ -25,7 +26,10 @@ build() {
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
     -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
   # Keep going past a broken target: the other plugins and the harness still get built and run.
-  if ! cmake --build "$build_dir" -j "$jobs" -- -k >"$OUT/build.log" 2>&1; then
+  # PLUGBENCH_BUILD_TARGETS (space-separated) builds only those, when device time is short.
+  local targets=()
+  [[ -n "${PLUGBENCH_BUILD_TARGETS:-}" ]] && read -r -a targets <<<"--target $PLUGBENCH_BUILD_TARGETS"
+  if ! cmake --build "$build_dir" -j "$jobs" "${targets[@]}" -- -k >"$OUT/build.log" 2>&1; then
     grep -E "error|Error" "$OUT/build.log" | head -40
     [[ -x "$build_dir/bin/harness" ]] || exit 1
   fi
@@ -33,25 +37,29 @@ build() {
 }
 
 stage_test() {
-  ctest --test-dir "$build_dir" -j 4 --output-on-failure --timeout 900 >"$OUT/ctest.log" 2>&1
+  # GPU tests use small sizes: several at once on the one GPU is fine and saves minutes.
+  ctest --test-dir "$build_dir" -j "${PLUGBENCH_CTEST_JOBS:-8}" --output-on-failure --timeout 900 \
+    >"$OUT/ctest.log" 2>&1
   local rc=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|Not Run" "$OUT/ctest.log" | tail -40
   echo "ctest exit code: $rc"
 }
 
+# compute-sanitizer over every GPU plugin x workload x distribution at small sizes, one harness
+# run per tool (it follows the harness's worker processes). PLUGBENCH_SANITIZE_TIMEOUT (seconds,
+# default 300) bounds each tool's run.
 stage_sanitize() {
   local log="$OUT/sanitize.log"
   : >"$log"
   for tool in memcheck racecheck; do
-    for plugin in cuda_naive cuda_optimized thrust cub; do
-      echo "== $tool $plugin" | tee -a "$log"
-      compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
-        "$build_dir/bin/harness" -p "$plugin" -w all -s 1000,65537 -d all -r 1 --warmup 0 \
-        --cache warm --no-json -q >>"$log" 2>&1
-      echo "exit code $?" | tee -a "$log"
-    done
+    echo "== $tool" | tee -a "$log"
+    timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
+      compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
+      --print-limit 20 "$build_dir/bin/harness" -p cuda_naive,cuda_optimized,thrust,cub -w all \
+      -s 1000,65537 -d all -r 1 --warmup 0 --cache warm --no-json -q >>"$log" 2>&1
+    echo "$tool exit code $?" | tee -a "$log"
   done
-  grep -E "ERROR SUMMARY|exit code" "$log"
+  grep -E "ERROR SUMMARY|exit code|cells:" "$log"
 }
 
 stage_harness() {
