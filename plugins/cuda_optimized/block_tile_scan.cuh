@@ -1,9 +1,9 @@
 // block_tile_scan.cuh: the block layer shared by the single-pass scan and compaction. A tile is
-// kThreads x 16 items of 32 bits: warp w owns the contiguous segment [w * 512, (w + 1) * 512) and
-// reads it as 4 chunks of 128 items, lane l taking items 4l .. 4l + 3 of each chunk with one
-// 16-byte load (every load instruction covers 512 contiguous bytes). Offsets inside a warp come
-// from shuffle scans over the per-lane chunk sums; offsets between warps from shared memory; the
-// offset of the tile from decoupled look-back (lookback_scan.cuh).
+// kThreads x (4 * kVectors) items of 32 bits (default 16): warp w owns a contiguous segment of
+// kVectors chunks of 128 items and reads it chunk by chunk, lane l taking items 4l .. 4l + 3 of
+// each chunk with one 16-byte load (every load instruction covers 512 contiguous bytes). Offsets
+// inside a warp come from shuffle scans over the per-lane chunk sums; offsets between warps from
+// shared memory; the offset of the tile from decoupled look-back (lookback_scan.cuh).
 #pragma once
 
 #include "lookback_scan.cuh"
@@ -14,10 +14,10 @@
 
 namespace plugbench::cuda::opt {
 
-template <int kThreads>
+template <int kThreads, int kVectorsPerLane = 4>
 struct TileLayout {
   static constexpr int kWarps = kThreads / kWarpThreads;
-  static constexpr int kVectors = 4;  // 16-byte chunks per lane
+  static constexpr int kVectors = kVectorsPerLane;  // 16-byte chunks per lane
   static constexpr int kItems = 4 * kVectors;
   static constexpr int kChunkItems = 4 * kWarpThreads;
   static constexpr int kWarpItems = kVectors * kChunkItems;

@@ -9,41 +9,46 @@
 namespace plugbench::cuda::opt {
 namespace {
 
-constexpr int kCompactThreads = 256;
-constexpr int kCompactBlocksPerSm = 4;
-// As in scan.cu: one block per tile (measured on the H200, 2^28, half kept: 0.75 ms; a persistent
-// grid: 0.81 ms).
-constexpr bool kPersistentGrid = false;
-constexpr unsigned kLookbackRetryDelayNs = 100;  // sleep between reads of a window not yet ready
-using CompactLayout = TileLayout<kCompactThreads>;
-
-struct CompactStorage {
-  TileScanStorage<CompactLayout::kWarps> scan;
-  uint32_t kept[CompactLayout::kTileItems];  // the tile's kept items, packed in order
+// The tile shape and the look-back's back-off, as in scan.cu: the shipped variant is
+// CompactShape<256, 4, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried.
+// One block per tile (measured on the H200, 2^28, half kept: 0.75 ms; a persistent grid looping
+// over tiles: 0.81 ms).
+template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs>
+struct CompactShape {
+  static constexpr int kThreads = kThreadsPerBlock;
+  static constexpr int kBlocksPerSm = kMinBlocksPerSm;
+  static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
+  using Layout = TileLayout<kThreads, kVectorsPerLane>;
+  struct Storage {
+    TileScanStorage<Layout::kWarps> scan;
+    uint32_t kept[Layout::kTileItems];  // the tile's kept items, packed in order
+  };
 };
+using DefaultCompactShape = CompactShape<256, 4, 4, 100>;
 
 // Agent: one tile (see scan_tile in scan.cu for the claiming protocol).
-template <bool kFull>
+template <class Shape, bool kFull>
 __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
                                              uint32_t* __restrict__ kept,
                                              unsigned long long* __restrict__ count, uint64_t n,
                                              uint32_t tile, uint32_t tile_count, uint64_t* status,
-                                             uint32_t* tile_counter, CompactStorage& storage) {
+                                             typename Shape::Storage& storage) {
+  using Layout = typename Shape::Layout;
   const int lane = threadIdx.x % kWarpThreads;
   const int warp = threadIdx.x / kWarpThreads;
-  const uint64_t tile_base = uint64_t{tile} * CompactLayout::kTileItems;
+  const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
 
   // Items past n read as 0, so they are never kept.
-  uint32_t items[CompactLayout::kItems];
-  CompactLayout::load<kFull>(in, tile_base, n, warp, lane, items);
+  uint32_t items[Layout::kItems];
+  Layout::template load<kFull>(in, tile_base, n, warp, lane, items);
 
-  uint32_t chunk_counts[CompactLayout::kVectors];
+  uint32_t chunk_counts[Layout::kVectors];
 #pragma unroll
-  for (int k = 0; k < CompactLayout::kVectors; ++k) {
+  for (int k = 0; k < Layout::kVectors; ++k) {
     chunk_counts[k] = (items[4 * k] != 0) + (items[4 * k + 1] != 0) + (items[4 * k + 2] != 0) +
                       (items[4 * k + 3] != 0);
   }
-  uint32_t chunk_offsets[CompactLayout::kVectors];
+  uint32_t chunk_offsets[Layout::kVectors];
   const uint32_t warp_total = warp_segment_scan(chunk_counts, chunk_offsets, lane);
   if (lane == 0) storage.scan.warp_totals[warp] = warp_total;
   __syncthreads();
@@ -51,14 +56,14 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
   uint32_t warp_prefix = 0;
   uint32_t tile_total = 0;
 #pragma unroll
-  for (int w = 0; w < CompactLayout::kWarps; ++w) {
+  for (int w = 0; w < Layout::kWarps; ++w) {
     const uint32_t total = storage.scan.warp_totals[w];
     if (w < warp) warp_prefix += total;
     tile_total += total;
   }
   // Pack this thread's kept items at their place within the tile.
 #pragma unroll
-  for (int k = 0; k < CompactLayout::kVectors; ++k) {
+  for (int k = 0; k < Layout::kVectors; ++k) {
     uint32_t position = warp_prefix + chunk_offsets[k];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -67,7 +72,7 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
   }
   if (warp == 0) {
     const uint32_t tile_prefix =
-        warp_tile_prefix<kLookbackRetryDelayNs>(status, tile, tile_total, lane);
+        warp_tile_prefix<Shape::kLookbackRetryDelayNs>(status, tile, tile_total, lane);
     if (lane == 0) {
       storage.scan.tile_prefix = tile_prefix;
       if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
@@ -75,32 +80,25 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
   }
   __syncthreads();
 
-  uint32_t next_claim = 0;
-  if (kPersistentGrid && threadIdx.x == 0) next_claim = atomicAdd(tile_counter, 1u);
   uint32_t* destination = kept + storage.scan.tile_prefix;
-  for (uint32_t i = threadIdx.x; i < tile_total; i += kCompactThreads) {
+  for (uint32_t i = threadIdx.x; i < tile_total; i += Shape::kThreads) {
     destination[i] = storage.kept[i];
   }
-  if (threadIdx.x == 0) storage.scan.next_tile = next_claim;
 }
 
-__global__ void __launch_bounds__(kCompactThreads, kCompactBlocksPerSm)
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     compact_kernel(const uint32_t* __restrict__ in, uint32_t* __restrict__ kept,
                    unsigned long long* __restrict__ count, uint64_t n, uint32_t tile_count,
                    uint64_t* status, uint32_t* tile_counter) {
-  __shared__ CompactStorage storage;
+  __shared__ typename Shape::Storage storage;
   if (threadIdx.x == 0) storage.scan.next_tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
-  uint32_t tile = storage.scan.next_tile;
-  while (tile < tile_count) {
-    if ((uint64_t{tile} + 1) * CompactLayout::kTileItems <= n) {
-      compact_tile<true>(in, kept, count, n, tile, tile_count, status, tile_counter, storage);
-    } else {
-      compact_tile<false>(in, kept, count, n, tile, tile_count, status, tile_counter, storage);
-    }
-    if constexpr (!kPersistentGrid) break;
-    __syncthreads();  // storage.scan.next_tile is written; the tile's shared memory is free again
-    tile = storage.scan.next_tile;
+  const uint32_t tile = storage.scan.next_tile;
+  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+    compact_tile<Shape, true>(in, kept, count, n, tile, tile_count, status, storage);
+  } else {
+    compact_tile<Shape, false>(in, kept, count, n, tile, tile_count, status, storage);
   }
 }
 
@@ -119,15 +117,18 @@ CompactWorkspace compact_workspace_layout(void* base, uint64_t tile_count) {
   return w;
 }
 
+template <class Shape>
 uint64_t compact_tile_count(uint64_t n) {
-  return div_up(n, CompactLayout::kTileItems);
+  return div_up(n, Shape::Layout::kTileItems);
 }
 
+template <class Shape>
 uint64_t compact_workspace(void*, const pb_problem& problem) {
-  return compact_workspace_layout(nullptr, compact_tile_count(problem.n)).bytes;
+  return compact_workspace_layout(nullptr, compact_tile_count<Shape>(problem.n)).bytes;
 }
 
 // Device entry.
+template <class Shape>
 void compact_decoupled_lookback(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
@@ -140,15 +141,13 @@ void compact_decoupled_lookback(sdk::Call& call) {
   const auto* in = call.input<uint32_t>(0);
   auto* kept = call.output<uint32_t>(0);
   require_aligned(in, "x");
-  const uint64_t tile_count = compact_tile_count(n);
+  const uint64_t tile_count = compact_tile_count<Shape>(n);
   const CompactWorkspace w = compact_workspace_layout(call.workspace<void>(), tile_count);
   if (call.workspace_bytes() < w.bytes) {
     throw sdk::Failure(PB_ERROR, "compact: workspace smaller than asked for");
   }
   PB_CUDA_CHECK(cudaMemsetAsync(call.workspace<void>(), 0, w.bytes, stream));
-  const unsigned grid = kPersistentGrid ? grid_for(services, kCompactBlocksPerSm, tile_count)
-                                        : static_cast<unsigned>(tile_count);
-  compact_kernel<<<grid, kCompactThreads, 0, stream>>>(
+  compact_kernel<Shape><<<static_cast<unsigned>(tile_count), Shape::kThreads, 0, stream>>>(
       in, kept, count, n, static_cast<uint32_t>(tile_count), w.status, w.tile_counter);
   PB_CUDA_CHECK_LAUNCH();
 }
@@ -156,11 +155,40 @@ void compact_decoupled_lookback(sdk::Call& call) {
 }  // namespace
 }  // namespace plugbench::cuda::opt
 
+namespace plugbench::cuda::opt {
+using CompactShape128x16 = CompactShape<128, 4, 8, 100>;
+using CompactShape256x8 = CompactShape<256, 2, 8, 100>;
+using CompactShape512x8 = CompactShape<512, 2, 4, 100>;
+using CompactShape256x16Spin = CompactShape<256, 4, 4, 0>;
+}  // namespace plugbench::cuda::opt
+
 // Counts travel as 32-bit look-back values, hence the limit on n.
-PLUGBENCH_KERNEL({.workload = "compact",
-                  .variant = "decoupled_lookback",
-                  .description = "single pass over keep flags with decoupled look-back, kept items "
-                                 "packed in shared memory, coalesced stores",
-                  .run = plugbench::cuda::opt::compact_decoupled_lookback,
-                  .workspace = plugbench::cuda::opt::compact_workspace,
-                  .max_n = 0xffffffffull});
+PLUGBENCH_KERNEL(
+    {.workload = "compact",
+     .variant = "decoupled_lookback",
+     .description = "single pass over keep flags with decoupled look-back, kept items "
+                    "packed in shared memory, coalesced stores",
+     .run = plugbench::cuda::opt::compact_decoupled_lookback<
+         plugbench::cuda::opt::DefaultCompactShape>,
+     .workspace =
+         plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::DefaultCompactShape>,
+     .max_n = 0xffffffffull});
+
+// The shapes tried against it, opt-in (-v cuda_optimized/lookback_128x16,...).
+#define PLUGBENCH_COMPACT_SHAPE_VARIANT(name, shape, text)                                   \
+  PLUGBENCH_KERNEL(                                                                          \
+      {.workload = "compact",                                                                \
+       .variant = name,                                                                      \
+       .description = text,                                                                  \
+       .run = plugbench::cuda::opt::compact_decoupled_lookback<plugbench::cuda::opt::shape>, \
+       .flags = PB_KERNEL_OPT_IN,                                                            \
+       .workspace = plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::shape>,    \
+       .max_n = 0xffffffffull})
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x16", CompactShape128x16,
+                                "decoupled_lookback with 128 x 16-item tiles, 8 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x8", CompactShape256x8,
+                                "decoupled_lookback with 256 x 8-item tiles, 8 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_512x8", CompactShape512x8,
+                                "decoupled_lookback with 512 x 8-item tiles, 4 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_spin", CompactShape256x16Spin,
+                                "decoupled_lookback whose look-back spins without sleeping");

@@ -10,38 +10,40 @@
 namespace plugbench::cuda::opt {
 namespace {
 
-constexpr int kScanThreads = 256;
-constexpr int kScanBlocksPerSm = 4;
-// false: one block per tile, claiming its tile as it starts (measured on the H200 at 2^28: 0.96
-// ms); true: kScanBlocksPerSm blocks per SM loop over tiles, claiming the next one after each
-// (1.01 ms).
-constexpr bool kPersistentGrid = false;
-constexpr unsigned kLookbackRetryDelayNs = 100;  // sleep between reads of a window not yet ready
-using ScanLayout = TileLayout<kScanThreads>;
-using ScanStorage = TileScanStorage<ScanLayout::kWarps>;
+// The tile shape and the look-back's back-off, as one type: the shipped variant is ScanShape<256,
+// 4, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried (docs/performance.md).
+template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs>
+struct ScanShape {
+  static constexpr int kThreads = kThreadsPerBlock;
+  static constexpr int kBlocksPerSm = kMinBlocksPerSm;
+  static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
+  using Layout = TileLayout<kThreads, kVectorsPerLane>;
+  using Storage = TileScanStorage<Layout::kWarps>;
+};
+using DefaultScanShape = ScanShape<256, 4, 4, 100>;
 
-// Agent: one tile. In a persistent grid, once the tile's prefix is known (its look-back is over),
-// thread 0 claims the block's next tile, the claim's latency hidden behind the stores, and leaves
-// it in storage.next_tile for the caller to read after a barrier. Claiming any earlier would let
-// a claimed but not yet started tile hold up the look-backs of all later tiles (measured: 1.7 ms).
-template <bool kFull>
+// Agent: one tile, one block per tile, the block claiming its tile as it starts. (A persistent
+// grid of 4 blocks per SM looping over tiles measured 1.01 ms at 2^28 against 0.96 ms; claiming
+// the next tile any earlier than after the look-back measured 1.7 ms: a claimed but not yet
+// started tile holds up the look-backs of all later tiles.)
+template <class Shape, bool kFull>
 __device__ __forceinline__ void scan_tile(const uint32_t* __restrict__ in,
                                           uint32_t* __restrict__ out, uint64_t n, uint32_t tile,
-                                          uint64_t* status, uint32_t* tile_counter,
-                                          ScanStorage& storage) {
+                                          uint64_t* status, typename Shape::Storage& storage) {
+  using Layout = typename Shape::Layout;
   const int lane = threadIdx.x % kWarpThreads;
   const int warp = threadIdx.x / kWarpThreads;
-  const uint64_t tile_base = uint64_t{tile} * ScanLayout::kTileItems;
+  const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
 
-  uint32_t items[ScanLayout::kItems];
-  ScanLayout::load<kFull>(in, tile_base, n, warp, lane, items);
+  uint32_t items[Layout::kItems];
+  Layout::template load<kFull>(in, tile_base, n, warp, lane, items);
 
-  uint32_t chunk_sums[ScanLayout::kVectors];
+  uint32_t chunk_sums[Layout::kVectors];
 #pragma unroll
-  for (int k = 0; k < ScanLayout::kVectors; ++k) {
+  for (int k = 0; k < Layout::kVectors; ++k) {
     chunk_sums[k] = items[4 * k] + items[4 * k + 1] + items[4 * k + 2] + items[4 * k + 3];
   }
-  uint32_t chunk_offsets[ScanLayout::kVectors];
+  uint32_t chunk_offsets[Layout::kVectors];
   const uint32_t warp_total = warp_segment_scan(chunk_sums, chunk_offsets, lane);
   if (lane == 0) storage.warp_totals[warp] = warp_total;
   __syncthreads();
@@ -49,23 +51,21 @@ __device__ __forceinline__ void scan_tile(const uint32_t* __restrict__ in,
   uint32_t warp_prefix = 0;
   uint32_t tile_total = 0;
 #pragma unroll
-  for (int w = 0; w < ScanLayout::kWarps; ++w) {
+  for (int w = 0; w < Layout::kWarps; ++w) {
     const uint32_t total = storage.warp_totals[w];
     if (w < warp) warp_prefix += total;
     tile_total += total;
   }
   if (warp == 0) {
     const uint32_t tile_prefix =
-        warp_tile_prefix<kLookbackRetryDelayNs>(status, tile, tile_total, lane);
+        warp_tile_prefix<Shape::kLookbackRetryDelayNs>(status, tile, tile_total, lane);
     if (lane == 0) storage.tile_prefix = tile_prefix;
   }
   __syncthreads();
 
-  uint32_t next_claim = 0;
-  if (kPersistentGrid && threadIdx.x == 0) next_claim = atomicAdd(tile_counter, 1u);
   const uint32_t base = storage.tile_prefix + warp_prefix;
 #pragma unroll
-  for (int k = 0; k < ScanLayout::kVectors; ++k) {
+  for (int k = 0; k < Layout::kVectors; ++k) {
     uint32_t running = base + chunk_offsets[k];
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -74,29 +74,24 @@ __device__ __forceinline__ void scan_tile(const uint32_t* __restrict__ in,
       running += value;
     }
   }
-  ScanLayout::store<kFull>(out, tile_base, n, warp, lane, items);
-  if (threadIdx.x == 0) storage.next_tile = next_claim;
+  Layout::template store<kFull>(out, tile_base, n, warp, lane, items);
 }
 
-__global__ void __launch_bounds__(kScanThreads, kScanBlocksPerSm)
+// Tiles are claimed in increasing order by running blocks, each block holding one, so every tile
+// a look-back waits for is being processed and publishes its aggregate without waiting itself: no
+// deadlock, whatever order the hardware starts blocks in.
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     scan_kernel(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
-                uint32_t tile_count, uint64_t* status, uint32_t* tile_counter) {
-  __shared__ ScanStorage storage;
+                uint64_t* status, uint32_t* tile_counter) {
+  __shared__ typename Shape::Storage storage;
   if (threadIdx.x == 0) storage.next_tile = atomicAdd(tile_counter, 1u);
   __syncthreads();
-  uint32_t tile = storage.next_tile;
-  // Tiles are claimed in increasing order by running blocks, each block holding one at a time, so
-  // every tile a look-back waits for is being processed and publishes its aggregate without
-  // waiting itself: no deadlock, whatever order the hardware starts blocks in.
-  while (tile < tile_count) {
-    if ((uint64_t{tile} + 1) * ScanLayout::kTileItems <= n) {
-      scan_tile<true>(in, out, n, tile, status, tile_counter, storage);
-    } else {
-      scan_tile<false>(in, out, n, tile, status, tile_counter, storage);
-    }
-    if constexpr (!kPersistentGrid) break;
-    __syncthreads();  // storage.next_tile is written; the tile's shared memory is free again
-    tile = storage.next_tile;
+  const uint32_t tile = storage.next_tile;
+  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+    scan_tile<Shape, true>(in, out, n, tile, status, storage);
+  } else {
+    scan_tile<Shape, false>(in, out, n, tile, status, storage);
   }
 }
 
@@ -115,15 +110,18 @@ ScanWorkspace scan_workspace_layout(void* base, uint64_t tile_count) {
   return w;
 }
 
+template <class Shape>
 uint64_t scan_tile_count(uint64_t n) {
-  return div_up(n, ScanLayout::kTileItems);
+  return div_up(n, Shape::Layout::kTileItems);
 }
 
+template <class Shape>
 uint64_t scan_workspace(void*, const pb_problem& problem) {
-  return scan_workspace_layout(nullptr, scan_tile_count(problem.n)).bytes;
+  return scan_workspace_layout(nullptr, scan_tile_count<Shape>(problem.n)).bytes;
 }
 
 // Device entry.
+template <class Shape>
 void scan_decoupled_lookback(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
@@ -133,27 +131,60 @@ void scan_decoupled_lookback(sdk::Call& call) {
   auto* out = call.output<uint32_t>(0);
   require_aligned(in, "x");
   require_aligned(out, "prefix");
-  const uint64_t tile_count = scan_tile_count(n);
+  const uint64_t tile_count = scan_tile_count<Shape>(n);
   const ScanWorkspace w = scan_workspace_layout(call.workspace<void>(), tile_count);
   if (call.workspace_bytes() < w.bytes) {
     throw sdk::Failure(PB_ERROR, "scan: workspace smaller than asked for");
   }
   // Tile counter and every status word start at zero (kInvalid), on each run.
   PB_CUDA_CHECK(cudaMemsetAsync(call.workspace<void>(), 0, w.bytes, stream));
-  const unsigned grid = kPersistentGrid ? grid_for(services, kScanBlocksPerSm, tile_count)
-                                        : static_cast<unsigned>(tile_count);
-  scan_kernel<<<grid, kScanThreads, 0, stream>>>(in, out, n, static_cast<uint32_t>(tile_count),
-                                                 w.status, w.tile_counter);
+  scan_kernel<Shape><<<static_cast<unsigned>(tile_count), Shape::kThreads, 0, stream>>>(
+      in, out, n, w.status, w.tile_counter);
   PB_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 }  // namespace plugbench::cuda::opt
 
-PLUGBENCH_KERNEL({.workload = "scan",
-                  .variant = "decoupled_lookback",
-                  .description = "single pass, 4096-item tiles in registers, 16-byte loads and "
-                                 "stores, decoupled look-back by one warp",
-                  .run = plugbench::cuda::opt::scan_decoupled_lookback,
-                  .workspace = plugbench::cuda::opt::scan_workspace,
-                  .max_n = uint64_t{1} << 40});
+// The shipped shape first, then the shapes tried against it, opt-in (run them with
+// -v cuda_optimized/lookback_128x16,...): threads x items per thread, blocks per SM the compiler
+// must fit, nanoseconds a look-back sleeps between reads of a window that is not ready.
+namespace plugbench::cuda::opt {
+using ScanShape128x16 = ScanShape<128, 4, 8, 100>;
+using ScanShape256x8 = ScanShape<256, 2, 8, 100>;
+using ScanShape512x8 = ScanShape<512, 2, 4, 100>;
+using ScanShape256x24 = ScanShape<256, 6, 3, 100>;
+using ScanShape256x16Spin = ScanShape<256, 4, 4, 0>;
+using ScanShape256x16Sleep400 = ScanShape<256, 4, 4, 400>;
+}  // namespace plugbench::cuda::opt
+
+PLUGBENCH_KERNEL(
+    {.workload = "scan",
+     .variant = "decoupled_lookback",
+     .description = "single pass, 4096-item tiles in registers, 16-byte loads and "
+                    "stores, decoupled look-back by one warp",
+     .run = plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::DefaultScanShape>,
+     .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::DefaultScanShape>,
+     .max_n = uint64_t{1} << 40});
+
+#define PLUGBENCH_SCAN_SHAPE_VARIANT(name, shape, text)                                   \
+  PLUGBENCH_KERNEL(                                                                       \
+      {.workload = "scan",                                                                \
+       .variant = name,                                                                   \
+       .description = text,                                                               \
+       .run = plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::shape>, \
+       .flags = PB_KERNEL_OPT_IN,                                                         \
+       .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::shape>,    \
+       .max_n = uint64_t{1} << 40})
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_128x16", ScanShape128x16,
+                             "decoupled_lookback with 128 x 16-item tiles, 8 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x8", ScanShape256x8,
+                             "decoupled_lookback with 256 x 8-item tiles, 8 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_512x8", ScanShape512x8,
+                             "decoupled_lookback with 512 x 8-item tiles, 4 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x24", ScanShape256x24,
+                             "decoupled_lookback with 256 x 24-item tiles, 3 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_spin", ScanShape256x16Spin,
+                             "decoupled_lookback whose look-back spins without sleeping");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_sleep400", ScanShape256x16Sleep400,
+                             "decoupled_lookback whose look-back sleeps 400 ns between reads");
