@@ -6,6 +6,8 @@
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
+# PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
+# record (the GPU machine's copy of the tree cannot tell: its .git is stale).
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
 # Before the first call: tools/fetch_boost_program_options.sh here, and carry [".deps"].
 set -uo pipefail
@@ -23,7 +25,9 @@ build() {
   local boost_po=()
   [[ -d .deps/boost_program_options/src ]] &&
     boost_po=(-DPLUGBENCH_BOOST_PROGRAM_OPTIONS_SOURCE="$PWD/.deps/boost_program_options")
+  # The copied tree's .git is stale: results record PLUGBENCH_SOURCE_COMMIT, given with the call.
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
+    -DPLUGBENCH_SOURCE_COMMIT="${PLUGBENCH_SOURCE_COMMIT:-}" \
     -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
   # Keep going past a broken target: the other plugins and the harness still get built and run.
   # PLUGBENCH_BUILD_TARGETS (space-separated) builds only those, when device time is short.

@@ -3,10 +3,12 @@
 #include "compare_command.hpp"
 
 #include "compare_cells.hpp"
+#include "machine_facts.hpp"
 #include "matrix.hpp"
 #include "options.hpp"
 #include "report_table.hpp"
 #include "results_reader.hpp"
+#include "subcommand_options.hpp"
 #include "text_table.hpp"
 
 #include <boost/program_options.hpp>
@@ -70,18 +72,7 @@ std::string compare_usage() {
 CompareOptions parse_compare_options(int argc, const char* const* argv) {
   CompareOptions o;
   po::options_description visible = describe_compare_options(o);
-  po::options_description all;
-  all.add(visible).add_options()("files", po::value<std::vector<std::string>>(&o.files));
-  po::positional_options_description positional;
-  positional.add("files", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(),
-              values);
-    po::notify(values);
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + " (see harness compare --help)");
-  }
+  po::variables_map values = parse_subcommand(argc, argv, visible, o.files, "compare");
   o.help = values.count("help") > 0;
   if (o.help) return o;
   if (o.files.size() < 2) throw UsageError("compare needs two results files or more");
@@ -90,71 +81,6 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
     throw UsageError("--alpha must be between 0 and 1");
   }
   return o;
-}
-
-std::string number_text(double value, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
-
-// Distinct values of a field over the devices, joined: "NVIDIA H200" or "none".
-std::string device_field(const nlohmann::json& document, const std::string& field) {
-  std::vector<std::string> values;
-  if (const nlohmann::json* devices = array_at(document, "/context/devices")) {
-    for (const nlohmann::json& device : *devices) {
-      std::string value = text_at(device, "/" + field);
-      if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end()) {
-        values.push_back(value);
-      }
-    }
-  }
-  return values.empty() ? "none" : join(values);
-}
-
-std::string peak_text(const nlohmann::json& document, const std::string& memory_space) {
-  const nlohmann::json* peaks = array_at(document, "/context/peaks");
-  if (!peaks) return "";
-  for (const nlohmann::json& peak : *peaks) {
-    std::optional<double> gbps = number_at(peak, "/gbps");
-    if (text_at(peak, "/memory_space") == memory_space && gbps) {
-      return format_rate(gbps) + " GB/s";
-    }
-  }
-  return "";
-}
-
-using Facts = std::vector<std::pair<std::string, std::string>>;
-
-// What describes the machine, the build and the settings, in the order the header shows them.
-Facts machine_facts(const nlohmann::json& document) {
-  std::string cpu = text_at(document, "/context/host/cpu");
-  if (std::optional<double> cores = number_at(document, "/context/host/logical_cores")) {
-    cpu += " (" + number_text(*cores, "%.0f") + " logical cores)";
-  }
-  std::string memory;
-  if (std::optional<double> bytes = number_at(document, "/context/host/memory_bytes")) {
-    memory = number_text(*bytes / (1024.0 * 1024 * 1024), "%.0f") + " GiB";
-  }
-  std::string repetitions = text_at(document, "/context/settings/repetitions");  // "automatic"
-  if (std::optional<double> count = number_at(document, "/context/settings/repetitions")) {
-    repetitions = number_text(*count, "%.0f");
-  }
-  return {{"host", text_at(document, "/context/host/name")},
-          {"CPU", cpu},
-          {"memory", memory},
-          {"OS", text_at(document, "/context/host/os")},
-          {"GPU", device_field(document, "name")},
-          {"GPU driver", device_field(document, "driver_version")},
-          {"CUDA runtime", device_field(document, "runtime_version")},
-          {"compiler", text_at(document, "/context/build/compiler")},
-          {"harness", text_at(document, "/context/build/harness_version")},
-          {"git commit", text_at(document, "/context/build/git_commit")},
-          {"run at", text_at(document, "/context/time")},
-          {"cache", text_at(document, "/context/settings/cache")},
-          {"repetitions", repetitions},
-          {"host peak", peak_text(document, "host")},
-          {"device peak", peak_text(document, "device")}};
 }
 
 // The hardware rows that differ ("CPU", "GPU"); empty when the machines are alike.

@@ -267,7 +267,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     for (CellResult& cell : cells) cell.size_text = spec.size_text;
     derive_figures(cells, options.baseline, peak_by_plugin);
     progress.finish();
-    tables.write(problem_table(spec, cells, options.baseline));
+    tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
+                               options.baseline));
     all_cells.insert(all_cells.end(), cells.begin(), cells.end());
   }
   progress.finish();
@@ -279,25 +280,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     std::cerr << "harness: interrupted by signal " << g_stop_signal
               << "; writing the cells finished so far\n";
   }
-  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, other = 0;
-  for (const CellResult& cell : all_cells) {
-    if (cell.status == status::ok)
-      ++ok;
-    else if (cell.status == status::failed)
-      ++failed;
-    else if (cell.status == status::crashed)
-      ++crashed;
-    else if (cell.status == status::timeout)
-      ++timed_out;
-    else if (cell.counts_as_error())
-      ++errors;
-    else
-      ++other;
-  }
-  text << "\n"
-       << all_cells.size() << " cells: " << ok << " ok, " << failed << " failed verification, "
-       << errors << " errors, " << crashed << " crashed, " << timed_out << " timed out, " << other
-       << " unavailable or unsupported\n";
+  text << "\n" << cell_summary(all_cells) << "\n";
   nlohmann::json crossover =
       report_crossover(all_cells, text, csv ? OutputFormat::console : options.format);
 

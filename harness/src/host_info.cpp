@@ -85,7 +85,7 @@ nlohmann::json build_description() {
   nlohmann::json build;
   build["harness_version"] = PLUGBENCH_VERSION;
   build["git_commit_at_build"] = PLUGBENCH_GIT_COMMIT;
-  std::string now = current_commit();
+  std::string now = PLUGBENCH_GIT_COMMIT_GIVEN ? "" : current_commit();
   build["git_commit"] = now.empty() ? PLUGBENCH_GIT_COMMIT : now;
   build["compiler"] = PLUGBENCH_COMPILER;
 #ifdef NDEBUG

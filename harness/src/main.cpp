@@ -1,7 +1,8 @@
-// main.cpp: the harness executable: a run, `harness compare` on results files, or (hidden) a
-// worker process of a run.
+// main.cpp: the harness executable: a run, `harness compare` and `harness show` on results files,
+// or (hidden) a worker process of a run.
 #include "compare_command.hpp"
 #include "harness_app.hpp"
+#include "show_command.hpp"
 #include "worker_process.hpp"
 
 #include <exception>
@@ -15,6 +16,9 @@ int main(int argc, char** argv) {
     }
     if (argc > 1 && std::string_view(argv[1]) == "compare") {
       return plugbench::run_compare(argc - 1, argv + 1);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "show") {
+      return plugbench::run_show(argc - 1, argv + 1);
     }
     return plugbench::run_harness(argc, argv);
   } catch (const std::exception& e) {

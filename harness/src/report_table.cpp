@@ -65,13 +65,13 @@ std::string format_ms(const std::optional<double>& ms) {
   return fixed(*ms, decimals);
 }
 
-TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult>& cells,
+TextTable problem_table(const std::string& workload, const std::string& distribution,
+                        const Shape& shape, const std::vector<CellResult>& cells,
                         const std::string& baseline) {
   bool iterations =
       !cells.empty() && cells.front().traffic && !cells.front().traffic->work_unit.empty();
   TextTable table;
-  table.title = problem.workload->name() + "  n = " + shape_text(problem.shape) +
-                "  distribution " + problem.distribution;
+  table.title = workload + "  n = " + shape_text(shape) + "  distribution " + distribution;
   if (!cells.empty() && cells.front().traffic) {
     const Traffic& t = *cells.front().traffic;
     table.title += iterations ? "  work " + fixed(t.work, 0) + " " + t.work_unit
@@ -79,9 +79,9 @@ TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult
   }
   const char* rate_unit = iterations ? "Git/s" : "GB/s";
   // The rate's unit differs by workload: in CSV it is a column of its own, so one header fits all.
-  table.context = {{"workload", problem.workload->name()},
-                   {"n", std::to_string(problem.shape.n)},
-                   {"distribution", problem.distribution},
+  table.context = {{"workload", workload},
+                   {"n", std::to_string(shape.n)},
+                   {"distribution", distribution},
                    {"rate_unit", rate_unit}};
   table.columns = {
       {"plugin", "plugin", true},  {"variant", "variant", true},  {"kernel ms", "kernel_ms"},
@@ -122,6 +122,28 @@ TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult
     table.notes.push_back("(no speedups: no verified " + baseline + " cell for this problem)");
   }
   return table;
+}
+
+std::string cell_summary(const std::vector<CellResult>& cells) {
+  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, other = 0;
+  for (const CellResult& cell : cells) {
+    if (cell.status == status::ok)
+      ++ok;
+    else if (cell.status == status::failed)
+      ++failed;
+    else if (cell.status == status::crashed)
+      ++crashed;
+    else if (cell.status == status::timeout)
+      ++timed_out;
+    else if (cell.counts_as_error())
+      ++errors;
+    else
+      ++other;
+  }
+  return std::to_string(cells.size()) + " cells: " + std::to_string(ok) + " ok, " +
+         std::to_string(failed) + " failed verification, " + std::to_string(errors) + " errors, " +
+         std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
+         std::to_string(other) + " unavailable or unsupported";
 }
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,

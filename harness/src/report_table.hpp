@@ -14,8 +14,13 @@ namespace plugbench {
 
 // One problem's cells: a row per plugin variant, written as console, markdown or CSV by
 // TableWriter.
-TextTable problem_table(const ProblemSpec& problem, const std::vector<CellResult>& cells,
+TextTable problem_table(const std::string& workload, const std::string& distribution,
+                        const Shape& shape, const std::vector<CellResult>& cells,
                         const std::string& baseline);
+
+// "28 cells: 27 ok, 1 failed verification, 0 errors, 0 crashed, 0 timed out, 0 unavailable or
+// unsupported": the line that ends a run's tables.
+std::string cell_summary(const std::vector<CellResult>& cells);
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
                    const std::vector<PluginRecord>& plugins);

@@ -180,11 +180,10 @@ void WorkerPool::drain_output(Worker& worker) {
   }
 }
 
-WorkerPool::Wait WorkerPool::wait_for_reply(Worker& worker, nlohmann::json& reply) {
-  const bool limited = settings_.timeout_s > 0;
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(limited ? settings_.timeout_s : 0));
+WorkerPool::Wait WorkerPool::wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s) {
+  const bool limited = limit_s > 0;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(limited ? limit_s : 0));
   while (true) {
     if (std::size_t end = worker.replies.find('\n'); end != std::string::npos) {
       reply = nlohmann::json::parse(worker.replies.substr(0, end), nullptr, false);
@@ -275,7 +274,7 @@ void WorkerPool::release_problems() {
 }
 
 CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest& request,
-                                   Worker& worker, Wait wait, const char* during) {
+                                   Worker& worker, Wait wait, const char* during, double limit_s) {
   bool killed = false;
   std::string status = status::crashed;
   std::string message;
@@ -288,8 +287,11 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
     terminate(worker, killed);
     status = status::timeout;
     message =
-        "no result within the --timeout of " + seconds_text(settings_.timeout_s) + " s " + during +
-        "; the worker was stopped with " +
+        (limit_s == settings_.timeout_s
+             ? "no result within the --timeout of " + seconds_text(limit_s) + " s "
+             : "no answer within " + seconds_text(limit_s) + " s (the --timeout, at least " +
+                   seconds_text(settings_.open_floor_s) + " s for opening a session) ") +
+        during + "; the worker was stopped with " +
         (killed ? "SIGKILL after it ignored SIGTERM for " + seconds_text(settings_.grace_s) + " s"
                 : std::string("SIGTERM"));
   } else {
@@ -327,8 +329,11 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
       {"type", "open"},      {"path", plugin.path},        {"found_in", plugin.found_in},
       {"name", plugin.name}, {"device", settings_.device}, {"calibrate", !state.facts_reported}};
   nlohmann::json reply;
-  Wait wait =
-      write_all(worker.channel, open.dump() + "\n") ? wait_for_reply(worker, reply) : Wait::died;
+  const double open_limit_s =
+      settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;
+  Wait wait = write_all(worker.channel, open.dump() + "\n")
+                  ? wait_for_reply(worker, reply, open_limit_s)
+                  : Wait::died;
   if (wait == Wait::interrupted) {
     stop_all();
     return Opened::interrupted;
@@ -353,7 +358,8 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
     return Opened::decided;
   }
   ++state.failures;
-  decided = failed_cell(plugin, request, worker, wait, "while opening the plugin's session");
+  decided = failed_cell(plugin, request, worker, wait, "while opening the plugin's session",
+                        open_limit_s);
   state.worker.reset();
   return Opened::decided;
 }
@@ -397,8 +403,9 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
   worker.output_tail.clear();
   nlohmann::json message = {{"type", "cell"}, {"request", to_json(request)}};
   nlohmann::json reply;
-  Wait wait =
-      write_all(worker.channel, message.dump() + "\n") ? wait_for_reply(worker, reply) : Wait::died;
+  Wait wait = write_all(worker.channel, message.dump() + "\n")
+                  ? wait_for_reply(worker, reply, settings_.timeout_s)
+                  : Wait::died;
   if (wait == Wait::interrupted) {
     stop_all();
     return std::nullopt;
@@ -419,7 +426,7 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
     }
   }
   ++state.failures;
-  CellResult cell = failed_cell(plugin, request, worker, wait, "in this cell");
+  CellResult cell = failed_cell(plugin, request, worker, wait, "in this cell", settings_.timeout_s);
   state.worker.reset();
   return cell;
 }

@@ -16,9 +16,13 @@
 namespace plugbench {
 
 struct IsolationSettings {
-  double timeout_s = 300;  // per cell (and per session opening); 0: no limit
-  int max_restarts = 3;    // replacements after crashes or timeouts, per plugin
-  double grace_s = 2;      // between SIGTERM and SIGKILL
+  double timeout_s = 300;  // per cell; 0: no limit
+  // Opening a session (starting the worker, loading the plugin, creating a CUDA context,
+  // calibrating the device) may take longer than a short --timeout allows a cell: it gets at least
+  // this long, so a small --timeout does not fail the first cell of every plugin.
+  double open_floor_s = 60;
+  int max_restarts = 3;  // replacements after crashes or timeouts, per plugin
+  double grace_s = 2;    // between SIGTERM and SIGKILL
   int device = 0;
 };
 
@@ -62,7 +66,7 @@ class WorkerPool {
   enum class Opened { ok, decided, interrupted };
 
   Worker spawn() const;
-  Wait wait_for_reply(Worker& worker, nlohmann::json& reply);
+  Wait wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s);
   // Ends the worker (SIGTERM, then SIGKILL after the grace) and returns its wait status.
   int terminate(Worker& worker, bool& needed_kill);
   // Waits for the worker's end, SIGKILL after the grace period; closes its descriptors.
@@ -74,7 +78,7 @@ class WorkerPool {
   // A crashed, oom or timeout cell for a worker that died, overran or answered nonsense; the
   // worker is ended and reaped.
   CellResult failed_cell(const PluginRecord& plugin, const CellRequest& request, Worker& worker,
-                         Wait wait, const char* during);
+                         Wait wait, const char* during, double limit_s);
   // Starts the plugin's worker and opens its session; `decided` is the cell when it did not open.
   Opened open_session(const PluginRecord& plugin, PluginState& state, const CellRequest& request,
                       CellResult& decided);

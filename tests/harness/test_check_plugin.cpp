@@ -9,13 +9,10 @@ namespace plugbench {
 namespace {
 
 using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
 using plugbench::testing::plugin_dir;
 using plugbench::testing::run_harness;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // The library a fake_plugin(<folder> ...) line in tests/fake_plugins builds.
 std::string fake_plugin(const std::string& folder) {

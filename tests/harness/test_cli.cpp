@@ -14,14 +14,11 @@ namespace plugbench {
 namespace {
 
 using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
 using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 const nlohmann::json* find_cell(const nlohmann::json& results, const std::string& plugin) {
   for (const nlohmann::json& cell : results["results"]) {

@@ -17,54 +17,16 @@ namespace plugbench {
 namespace {
 
 using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
+using plugbench::testing::csv_rows;
 using plugbench::testing::lines_of;
 using plugbench::testing::read_json;
 using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
-}
-
-// Splits one CSV line (quoted fields may hold commas and doubled quotes).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-// CSV rows as maps from the header's names, checking that every row has every field.
-std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
-  std::vector<std::string> lines = lines_of(text);
-  std::vector<std::map<std::string, std::string>> rows;
-  if (lines.empty()) return rows;
-  std::vector<std::string> header = csv_fields(lines[0]);
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    std::vector<std::string> fields = csv_fields(lines[i]);
-    EXPECT_EQ(fields.size(), header.size()) << lines[i];
-    std::map<std::string, std::string> row;
-    for (std::size_t f = 0; f < header.size() && f < fields.size(); ++f) row[header[f]] = fields[f];
-    rows.push_back(row);
-  }
-  return rows;
 }
 
 const std::map<std::string, std::string>& row_for(

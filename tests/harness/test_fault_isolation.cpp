@@ -18,6 +18,7 @@ namespace plugbench {
 namespace {
 
 using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
 using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
@@ -39,10 +40,6 @@ constexpr bool kUnderAddressSanitizer = false;
 #else
 constexpr bool kUnderAddressSanitizer = false;
 #endif
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 std::vector<nlohmann::json> cells_of(const nlohmann::json& results, const std::string& plugin,
                                      const std::string& variant) {

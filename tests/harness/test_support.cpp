@@ -1,6 +1,8 @@
 // test_support.cpp: subprocess and file helpers for the harness tests.
 #include "test_support.hpp"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,6 +90,44 @@ std::string plugin_dir() {
 }
 std::string fake_plugin_dir(const std::string& name) {
   return std::string(PLUGBENCH_FAKE_PLUGIN_ROOT) + "/" + name;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  std::vector<std::string> header = csv_fields(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> fields = csv_fields(lines[i]);
+    EXPECT_EQ(fields.size(), header.size()) << lines[i];
+    std::map<std::string, std::string> row;
+    for (std::size_t f = 0; f < header.size() && f < fields.size(); ++f) row[header[f]] = fields[f];
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 }  // namespace plugbench::testing

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,14 @@ nlohmann::json read_json(const std::string& path);
 std::string read_text(const std::string& path);
 // The lines of `text`, without their line breaks.
 std::vector<std::string> lines_of(const std::string& text);
+
+// Whether `part` occurs in `text`.
+bool contains(const std::string& text, const std::string& part);
+
+// Splits one CSV line (quoted fields may hold commas and doubled quotes).
+std::vector<std::string> csv_fields(const std::string& line);
+// CSV rows as maps from the header's names; a row without every field fails the calling test.
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& text);
 
 // Folders the build made: the shipped plugins and the fake ones.
 std::string plugin_dir();

@@ -1,0 +1,22 @@
+// machine_facts.hpp: what a results file says about the run's machine, build and settings, as
+// labelled lines (host, CPU, GPU, driver, compiler, commit, peaks...), for the headers of
+// `harness compare` and `harness show`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace plugbench {
+
+using Facts = std::vector<std::pair<std::string, std::string>>;
+
+// In the order the headers show them; a fact the file does not hold is "".
+Facts machine_facts(const nlohmann::json& document);
+
+// `value` through printf's `format` ("%.0f", "%g").
+std::string number_text(double value, const char* format);
+
+}  // namespace plugbench
