@@ -39,7 +39,7 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "warmup", po::value<int>(&o.warmup)->default_value(1),
       "untimed calls after the checked call, before sampling")(
       "cell-budget", po::value<double>(&o.cell_budget)->default_value(2.0),
-      "seconds of samples per cell when --repetitions is not given")(
+      "seconds of sampling per cell, cache flushes included, when --repetitions is not given")(
       "cache", po::value<std::string>(&cache)->default_value("cold"),
       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
       "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
