@@ -10,6 +10,7 @@
 // Inputs: keep50 / keep1 / keep99: each element is nonzero with probability 50 % / 1 % / 99 %
 // (std::bernoulli_distribution on one std::mt19937, seed 5); a nonzero value is 1 + gen() % 1000,
 // negated when it is a multiple of 4, so that a kernel keeping x > 0 instead of x != 0 fails.
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -88,6 +89,15 @@ class Compact final : public Workload {
   }
 
   // Reads x once, writes the kept elements and the count once.
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    write_vector(out, dynamic_cast<const CompactReference&>(reference).kept);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<CompactReference>();
+    result->kept = read_vector<std::int32_t>(in);
+    return result;
+  }
+
   Traffic traffic(const ProblemData& problem, const Reference& reference) const override {
     Traffic traffic = minimum_traffic(problem);
     const auto kept = dynamic_cast<const CompactReference&>(reference).kept.size();

@@ -14,6 +14,7 @@
 //
 // Inputs: one std::mt19937 (seed 1) draws x[0], y[0], x[1], y[1], ... in turn, so the data of a
 // size is a prefix of the data of every larger size.
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -126,6 +127,18 @@ class Dot final : public Workload {
     result.detail = versus + ", sum |x*y| " + format_real(expected.sum_of_magnitudes) +
                     ", relative error " + format_real(result.error, 3) +
                     (result.passed ? " within " : " beyond ") + format_real(kTolerance, 3);
+    return result;
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    const auto& r = dynamic_cast<const DotReference&>(reference);
+    write_value(out, r.exact);
+    write_value(out, r.sum_of_magnitudes);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<DotReference>();
+    result->exact = read_value<double>(in);
+    result->sum_of_magnitudes = read_value<double>(in);
     return result;
   }
 

@@ -10,6 +10,7 @@
 //            pixel = (uint8) clamp(60.0f + 140.0f * column / width + noise(gen), 0, 255),
 //          noise = std::normal_distribution<float>(0, 12); the 8K image uses 248 bins;
 //   flat:  every pixel 128, so every increment hits one bin (the worst case for atomics).
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -84,6 +85,15 @@ class Histogram final : public Workload {
     if (auto wrong_layout = check_output_layout(problem, outputs, compared)) return *wrong_layout;
     return compare_exactly(compared, "bin", "bins", std::span<const std::uint32_t>(expected),
                            outputs[0].as<std::uint32_t>());
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    write_value(out, dynamic_cast<const HistogramReference&>(reference).counts);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<HistogramReference>();
+    result->counts = read_value<decltype(result->counts)>(in);
+    return result;
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {

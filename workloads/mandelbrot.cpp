@@ -32,6 +32,7 @@
 // 0.4 * max_iterations * sqrt(D); four contraction patterns emulated on the CPU at 216 sizes stay
 // within 0.7. An approximate division (nvcc --use_fast_math) drifts one way, 2.3 to 3.4, and
 // fails; a wrong kernel (another region, swapped axes, an off-by-one count) changes most pixels.
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -202,6 +203,18 @@ class Mandelbrot final : public Workload {
                       std::to_string(expected.iterations[i]) + ", got " + std::to_string(got[i]) +
                       "; " + totals;
     }
+    return result;
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    const auto& r = dynamic_cast<const MandelbrotReference&>(reference);
+    write_vector(out, r.iterations);
+    write_value(out, r.total);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<MandelbrotReference>();
+    result->iterations = read_vector<std::int32_t>(in);
+    result->total = read_value<std::uint64_t>(in);
     return result;
   }
 

@@ -3,6 +3,7 @@
 // Reference:
 //   int64_t sum = 0;
 //   for (i = 0; i < n; ++i) sum += x[i];
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -60,6 +61,15 @@ class Reduce final : public Workload {
     result.detail = result.passed
                         ? "sum " + std::to_string(expected) + " matches"
                         : "expected " + std::to_string(expected) + ", got " + std::to_string(got);
+    return result;
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    write_value(out, dynamic_cast<const ReduceReference&>(reference).sum);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<ReduceReference>();
+    result->sum = read_value<std::int64_t>(in);
     return result;
   }
 

@@ -5,6 +5,7 @@
 //   for (i = 0; i < n; ++i) { prefix[i] = running; running += (uint32_t)x[i]; }
 //
 // Sums wrap modulo 2^32 (two's complement int32), so every correct scan order gives the same bits.
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -62,6 +63,15 @@ class Scan final : public Workload {
     if (auto wrong_layout = check_output_layout(problem, outputs, compared)) return *wrong_layout;
     return compare_exactly(compared, "element", "elements", std::span<const std::int32_t>(expected),
                            outputs[0].as<std::int32_t>());
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    write_vector(out, dynamic_cast<const ScanReference&>(reference).prefix);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<ScanReference>();
+    result->prefix = read_vector<std::int32_t>(in);
+    return result;
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {

@@ -9,6 +9,7 @@
 //   sorted / reverse: the uniform keys, already ascending / descending;
 //   equal:   every key 0x2A2A2A2A (every radix digit the same);
 //   few:     16 distinct random values, each key one of them picked by gen() % 16.
+#include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
 
@@ -97,6 +98,15 @@ class Sort final : public Workload {
     return compare_exactly(compared, "element", "elements",
                            std::span<const std::uint32_t>(expected),
                            outputs[0].as<std::uint32_t>());
+  }
+
+  void write_reference(const Reference& reference, std::ostream& out) const override {
+    write_vector(out, dynamic_cast<const SortReference&>(reference).sorted);
+  }
+  std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
+    auto result = std::make_shared<SortReference>();
+    result->sorted = read_vector<std::uint32_t>(in);
+    return result;
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {

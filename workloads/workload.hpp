@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <istream>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
@@ -129,6 +131,10 @@ class Workload {
   virtual Verification verify(const ProblemData& problem, const Reference& reference,
                               const std::vector<HostArray>& outputs) const = 0;
   virtual Traffic traffic(const ProblemData& problem, const Reference& reference) const = 0;
+  // The reference to and from a binary stream (byte_stream.hpp), so that the worker processes of a
+  // run compute it once: read_reference(write_reference(r)) verifies exactly as r does.
+  virtual void write_reference(const Reference& reference, std::ostream& out) const = 0;
+  virtual std::shared_ptr<const Reference> read_reference(std::istream& in) const = 0;
 };
 
 // All workloads linked into the program, by name; each workload file registers itself.

@@ -1,6 +1,8 @@
 // cell_executor.cpp: cell requests as JSON, the problem cache, and a plugin's cell runner.
 #include "cell_executor.hpp"
 
+#include "problem_store.hpp"
+
 #include "results_json.hpp"
 
 #include <new>
@@ -82,8 +84,15 @@ const ProblemCache::Entry& ProblemCache::get(const Workload& workload,
   }
   entry_.reset();  // the old problem's memory goes before the new one is generated
   auto entry = std::make_unique<Entry>();
-  entry->data = workload.generate(shape, distribution);
-  entry->reference = workload.reference(entry->data);
+  const std::string path =
+      folder_.empty() ? ""
+                      : folder_ + "/" + problem_file_name(workload.name(), distribution, shape);
+  if (path.empty() ||
+      !load_problem(path, workload, distribution, shape, entry->data, entry->reference)) {
+    entry->data = workload.generate(shape, distribution);
+    entry->reference = workload.reference(entry->data);
+    if (!path.empty()) store_problem(path, workload, entry->data, *entry->reference);
+  }
   entry_ = std::move(entry);
   workload_ = workload.name();
   distribution_ = distribution;

@@ -43,8 +43,12 @@ class ProblemCache {
   const Entry& get(const Workload& workload, const std::string& distribution, const Shape& shape);
   // Frees the cached problem (its cells are done).
   void clear() { entry_.reset(); }
+  // Problems are read from this run's store folder when another worker stored them there, and
+  // stored there when this one generated them (problem_store.hpp). Empty: generate every time.
+  void share_through(std::string folder) { folder_ = std::move(folder); }
 
  private:
+  std::string folder_;
   std::string workload_;
   std::string distribution_;
   Shape shape_;

@@ -7,6 +7,7 @@
 #include "crossover.hpp"
 #include "host_info.hpp"
 #include "matrix.hpp"
+#include "problem_store.hpp"
 #include "report_table.hpp"
 #include "results_json.hpp"
 #include "sizes.hpp"
@@ -228,6 +229,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     isolation.timeout_s = options.timeout;
     isolation.max_restarts = options.max_restarts;
     isolation.device = options.device;
+    remove_abandoned_problem_stores();
     workers = std::make_unique<WorkerPool>(isolation, g_stop_pipe[0], record_facts);
   } else {
     in_process = std::make_unique<InProcessCells>(options.device, record_facts);

@@ -266,6 +266,7 @@ void WorkerPool::stop_all() {
 }
 
 void WorkerPool::release_problems() {
+  store_.clear();
   const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
   for (auto& [name, state] : plugins_) {
     if (state.worker)
@@ -325,9 +326,13 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
     return Opened::decided;
   }
   Worker& worker = *state.worker;
-  nlohmann::json open = {
-      {"type", "open"},      {"path", plugin.path},        {"found_in", plugin.found_in},
-      {"name", plugin.name}, {"device", settings_.device}, {"calibrate", !state.facts_reported}};
+  nlohmann::json open = {{"type", "open"},
+                         {"path", plugin.path},
+                         {"found_in", plugin.found_in},
+                         {"name", plugin.name},
+                         {"device", settings_.device},
+                         {"calibrate", !state.facts_reported},
+                         {"problem_store", store_.path()}};
   nlohmann::json reply;
   const double open_limit_s =
       settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;

@@ -5,6 +5,7 @@
 
 #include "cell_executor.hpp"
 #include "plugin_loader.hpp"
+#include "problem_store.hpp"
 
 #include <sys/types.h>
 
@@ -86,6 +87,9 @@ class WorkerPool {
   IsolationSettings settings_;
   int stop_fd_;
   FactsCallback on_facts_;
+  // Where the workers share generated problems; emptied after each problem (release_problems),
+  // removed when the pool ends, after its workers.
+  ProblemStoreFolder store_;
   std::map<std::string, PluginState> plugins_;
 };
 

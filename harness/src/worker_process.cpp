@@ -65,6 +65,7 @@ int serve() {
     nlohmann::json request = nlohmann::json::parse(line);
     const std::string type = request.at("type").get<std::string>();
     if (type == "open") {
+      problems.share_through(request.value("problem_store", std::string()));
       plugin = load_plugin(request.at("path").get<std::string>(),
                            request.at("found_in").get<std::string>());
       std::string why;

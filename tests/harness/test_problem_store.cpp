@@ -1,0 +1,138 @@
+// test_problem_store.cpp: worker processes share generated problems through files: every workload's
+// problem and reference come back exactly, a file that is not the problem asked for is refused, and
+// a run leaves no store folder behind (nor one of a run that was killed).
+#include "problem_store.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace plugbench {
+namespace {
+
+namespace fs = std::filesystem;
+using plugbench::testing::TempFolder;
+
+std::string reference_bytes(const Workload& workload, const Reference& reference) {
+  std::ostringstream out;
+  workload.write_reference(reference, out);
+  return out.str();
+}
+
+bool same_bytes(const HostArray& a, const HostArray& b) {
+  return a.name() == b.name() && a.type() == b.type() && a.count() == b.count() &&
+         a.size_bytes() == b.size_bytes() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+TEST(ProblemStore, EveryWorkloadsProblemAndReferenceComeBackExactly) {
+  TempFolder folder;
+  for (const Workload* workload : WorkloadRegistry::instance().all()) {
+    for (const std::string& distribution : workload->distributions()) {
+      const Shape shape = workload->shape_for_count(1003);
+      ProblemData problem = workload->generate(shape, distribution);
+      std::shared_ptr<const Reference> reference = workload->reference(problem);
+      const std::string path =
+          folder.file(problem_file_name(workload->name(), distribution, shape));
+      ASSERT_TRUE(store_problem(path, *workload, problem, *reference));
+
+      ProblemData loaded;
+      std::shared_ptr<const Reference> loaded_reference;
+      ASSERT_TRUE(load_problem(path, *workload, distribution, shape, loaded, loaded_reference))
+          << workload->name() << " " << distribution;
+      EXPECT_EQ(loaded.workload, problem.workload);
+      EXPECT_EQ(loaded.distribution, distribution);
+      EXPECT_EQ(loaded.shape, shape);
+      EXPECT_EQ(loaded.params.n, problem.params.n);
+      EXPECT_EQ(loaded.params.max_iterations, problem.params.max_iterations);
+      EXPECT_EQ(
+          std::memcmp(loaded.params.region, problem.params.region, sizeof loaded.params.region), 0);
+      ASSERT_EQ(loaded.inputs.size(), problem.inputs.size());
+      for (std::size_t i = 0; i < problem.inputs.size(); ++i) {
+        EXPECT_TRUE(same_bytes(loaded.inputs[i], problem.inputs[i])) << workload->name();
+      }
+      ASSERT_EQ(loaded.outputs.size(), problem.outputs.size());
+      for (std::size_t i = 0; i < problem.outputs.size(); ++i) {
+        EXPECT_EQ(loaded.outputs[i].name, problem.outputs[i].name);
+        EXPECT_EQ(loaded.outputs[i].count, problem.outputs[i].count);
+      }
+      EXPECT_EQ(reference_bytes(*workload, *loaded_reference),
+                reference_bytes(*workload, *reference))
+          << workload->name() << " " << distribution;
+      // Another shape or distribution under that name is not taken for this one.
+      Shape other = shape;
+      other.n += 1;
+      EXPECT_FALSE(load_problem(path, *workload, distribution, other, loaded, loaded_reference));
+    }
+  }
+}
+
+TEST(ProblemStore, AFileCutShortOrMissingIsNotAProblem) {
+  TempFolder folder;
+  const Workload& sort = *WorkloadRegistry::instance().find("sort");
+  const Shape shape = sort.shape_for_count(5000);
+  ProblemData problem = sort.generate(shape, "uniform");
+  std::shared_ptr<const Reference> reference = sort.reference(problem);
+  const std::string path = folder.file("sort.problem");
+  ASSERT_TRUE(store_problem(path, sort, problem, *reference));
+  const auto size = fs::file_size(path);
+  fs::resize_file(path, size - 8);  // the end mark is gone
+  ProblemData loaded;
+  std::shared_ptr<const Reference> loaded_reference;
+  EXPECT_FALSE(load_problem(path, sort, "uniform", shape, loaded, loaded_reference));
+  fs::resize_file(path, size / 2);
+  EXPECT_FALSE(load_problem(path, sort, "uniform", shape, loaded, loaded_reference));
+  EXPECT_FALSE(
+      load_problem(folder.file("absent"), sort, "uniform", shape, loaded, loaded_reference));
+  EXPECT_FALSE(store_problem(folder.file("no/such/folder/x"), sort, problem, *reference));
+}
+
+std::vector<fs::path> store_folders_of(pid_t pid) {
+  std::vector<fs::path> found;
+  const std::string prefix = "plugbench-problems-" + std::to_string(pid) + "-";
+  for (const char* root : {"/dev/shm", "/tmp"}) {
+    std::error_code error;
+    for (const fs::directory_entry& entry : fs::directory_iterator(root, error)) {
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) found.push_back(entry.path());
+    }
+  }
+  return found;
+}
+
+TEST(ProblemStore, ARunSharesItsProblemsAndLeavesNoFolderNorOneOfAKilledRun) {
+  // A folder as a harness killed with SIGKILL leaves it: its process is gone.
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  const fs::path root =
+      ::access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : fs::temp_directory_path();
+  const fs::path abandoned = root / ("plugbench-problems-" + std::to_string(dead) + "-test01");
+  fs::create_directories(abandoned);
+  std::ofstream(abandoned / "reduce-mod100-1000-1000x1.problem") << "left behind";
+
+  TempFolder folder;
+  const int harness = plugbench::testing::start_harness(
+      {"-p", "cpu_serial,openmp", "-w", "sort,mandelbrot", "-s", "3000,5000", "-r", "3", "--warmup",
+       "0", "--json", folder.file("r.json"), "-q"});
+  ASSERT_GT(harness, 0);
+  EXPECT_EQ(plugbench::testing::wait_for_exit(harness), 0);
+  // Every cell verifies, the second plugin reading each problem the first one stored.
+  nlohmann::json results = plugbench::testing::read_json(folder.file("r.json"));
+  ASSERT_EQ(results["results"].size(), 10u);
+  for (const nlohmann::json& cell : results["results"]) {
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+  }
+  EXPECT_TRUE(store_folders_of(harness).empty()) << "the run removes its own folder";
+  EXPECT_FALSE(fs::exists(abandoned)) << "and the folder of a dead run";
+}
+
+}  // namespace
+}  // namespace plugbench
