@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,9 +37,14 @@ std::string read_text(std::istream& in) {
 }
 
 // The folder that holds run folders: /dev/shm (memory, like the problems themselves) when it is
-// there and writable, else the temporary folder.
+// there, writable and roomy (a container's is often 64 MiB), else the temporary folder.
 fs::path store_root() {
-  if (::access("/dev/shm", W_OK | X_OK) == 0) return "/dev/shm";
+  constexpr unsigned long long kRoomy = 4ull << 30;
+  struct statvfs space {};
+  if (::access("/dev/shm", W_OK | X_OK) == 0 && ::statvfs("/dev/shm", &space) == 0 &&
+      static_cast<unsigned long long>(space.f_bavail) * space.f_frsize >= kRoomy) {
+    return "/dev/shm";
+  }
   std::error_code error;
   fs::path temporary = fs::temp_directory_path(error);
   return error ? fs::path("/tmp") : temporary;
