@@ -45,6 +45,10 @@ void reduce_loop(plugbench::sdk::Call& call) {
   std::abort();
 #endif
 #ifdef FAKE_HANG
+  // A test that must act while the hang is in flight waits for this file, not for a fixed time.
+  if (const char* marker = std::getenv("PLUGBENCH_FAKE_HANG_MARKER")) {
+    if (std::FILE* file = std::fopen(marker, "w")) std::fclose(file);
+  }
   while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
 #endif
 #ifdef FAKE_MEMORY_HOG

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -272,11 +273,19 @@ TEST(FaultIsolation, InProcessModeRunsTheSameCells) {
 TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
   TempFolder folder;
   std::string path = folder.file("r.json");
+  const std::string marker = folder.file("hanging");
+  ::setenv("PLUGBENCH_FAKE_HANG_MARKER", marker.c_str(), 1);
   int pid = plugbench::testing::start_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p",
                                                "cpu_serial,fake_hang", "-w", "reduce", "-s", "1000",
                                                "-v", "loop,fake_loop", "-r", "3", "--warmup", "0",
                                                "--timeout", "0", "--json", path});
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  ::unsetenv("PLUGBENCH_FAKE_HANG_MARKER");
+  // The hanging cell is in flight once the fake plugin has made the marker (on a loaded machine
+  // that can take a while: no fixed sleep).
+  for (int waited = 0; !std::filesystem::exists(marker) && waited < 600; ++waited) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(std::filesystem::exists(marker)) << "the hanging cell never started";
   auto signalled = std::chrono::steady_clock::now();
   kill(pid, SIGINT);
   EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 5);
