@@ -8,6 +8,7 @@
 #include <istream>
 #include <ostream>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -41,6 +42,22 @@ inline void read_bytes(std::istream& in, void* data, std::uint64_t expected) {
   if (bytes && !in.read(static_cast<char*>(data), static_cast<std::streamsize>(bytes))) {
     throw std::runtime_error("the stored data ends early");
   }
+}
+
+inline void write_string(std::ostream& out, const std::string& text) {
+  write_bytes(out, text.data(), text.size());
+}
+
+// A string written by write_string; longer than `max_length` is taken for damage, not allocated.
+inline std::string read_string(std::istream& in,
+                               std::uint64_t max_length = std::uint64_t{1} << 20) {
+  const auto length = read_value<std::uint64_t>(in);
+  if (length > max_length) throw std::runtime_error("the stored text is too long to be a name");
+  std::string text(length, '\0');
+  if (length && !in.read(text.data(), static_cast<std::streamsize>(length))) {
+    throw std::runtime_error("the stored data ends early");
+  }
+  return text;
 }
 
 template <class T>

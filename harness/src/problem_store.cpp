@@ -22,20 +22,6 @@ namespace {
 constexpr std::uint64_t kMagic = 0x3142505242504250ull;  // "PBPRBPB1"
 constexpr const char* kFolderPrefix = "plugbench-problems-";
 
-void write_text(std::ostream& out, const std::string& text) {
-  write_bytes(out, text.data(), text.size());
-}
-
-std::string read_text(std::istream& in) {
-  const auto length = read_value<std::uint64_t>(in);
-  if (length > (std::uint64_t{1} << 20)) throw std::runtime_error("not a name");
-  std::string text(length, '\0');
-  if (length && !in.read(text.data(), static_cast<std::streamsize>(length))) {
-    throw std::runtime_error("the stored data ends early");
-  }
-  return text;
-}
-
 // The folder that holds run folders: /dev/shm (memory, like the problems themselves) when it is
 // there, writable and roomy (a container's is often 64 MiB), else the temporary folder.
 fs::path store_root() {
@@ -65,22 +51,22 @@ bool store_problem(const std::string& path, const Workload& workload, const Prob
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) return false;
     write_value(out, kMagic);
-    write_text(out, problem.workload);
-    write_text(out, problem.distribution);
+    write_string(out, problem.workload);
+    write_string(out, problem.distribution);
     write_value(out, problem.shape);
     pb_problem params = problem.params;
     params.workload = nullptr;  // a pointer into this process; the runner sets it
     write_value(out, params);
     write_value(out, std::uint64_t{problem.inputs.size()});
     for (const HostArray& input : problem.inputs) {
-      write_text(out, input.name());
+      write_string(out, input.name());
       write_value(out, input.type());
       write_value(out, input.count());
       write_bytes(out, input.data(), input.size_bytes());
     }
     write_value(out, std::uint64_t{problem.outputs.size()});
     for (const OutputSpec& output : problem.outputs) {
-      write_text(out, output.name);
+      write_string(out, output.name);
       write_value(out, output.type);
       write_value(out, output.count);
     }
@@ -108,8 +94,8 @@ bool load_problem(const std::string& path, const Workload& workload,
   try {
     if (read_value<std::uint64_t>(in) != kMagic) return false;
     ProblemData loaded;
-    loaded.workload = read_text(in);
-    loaded.distribution = read_text(in);
+    loaded.workload = read_string(in);
+    loaded.distribution = read_string(in);
     loaded.shape = read_value<Shape>(in);
     if (loaded.workload != workload.name() || loaded.distribution != distribution ||
         !(loaded.shape == shape)) {
@@ -118,7 +104,7 @@ bool load_problem(const std::string& path, const Workload& workload,
     loaded.params = read_value<pb_problem>(in);
     const auto inputs = read_value<std::uint64_t>(in);
     for (std::uint64_t i = 0; i < inputs; ++i) {
-      std::string name = read_text(in);
+      std::string name = read_string(in);
       const auto type = read_value<ElementType>(in);
       const auto count = read_value<std::uint64_t>(in);
       HostArray input(std::move(name), type, count);
@@ -128,7 +114,7 @@ bool load_problem(const std::string& path, const Workload& workload,
     const auto outputs = read_value<std::uint64_t>(in);
     for (std::uint64_t i = 0; i < outputs; ++i) {
       OutputSpec output;
-      output.name = read_text(in);
+      output.name = read_string(in);
       output.type = read_value<ElementType>(in);
       output.count = read_value<std::uint64_t>(in);
       loaded.outputs.push_back(std::move(output));
