@@ -160,6 +160,9 @@ using CompactShape128x16 = CompactShape<128, 4, 8, 100>;
 using CompactShape256x8 = CompactShape<256, 2, 8, 100>;
 using CompactShape512x8 = CompactShape<512, 2, 4, 100>;
 using CompactShape256x16Spin = CompactShape<256, 4, 4, 0>;
+using CompactShape256x24 = CompactShape<256, 6, 3, 100>;
+using CompactShape128x24 = CompactShape<128, 6, 6, 100>;
+using CompactShape256x32 = CompactShape<256, 8, 2, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -190,5 +193,11 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x8", CompactShape256x8,
                                 "decoupled_lookback with 256 x 8-item tiles, 8 blocks per SM");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_512x8", CompactShape512x8,
                                 "decoupled_lookback with 512 x 8-item tiles, 4 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x24", CompactShape256x24,
+                                "decoupled_lookback with 256 x 24-item tiles, 3 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x24", CompactShape128x24,
+                                "decoupled_lookback with 128 x 24-item tiles, 6 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x32", CompactShape256x32,
+                                "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_spin", CompactShape256x16Spin,
                                 "decoupled_lookback whose look-back spins without sleeping");

@@ -154,6 +154,8 @@ using ScanShape128x16 = ScanShape<128, 4, 8, 100>;
 using ScanShape256x8 = ScanShape<256, 2, 8, 100>;
 using ScanShape512x8 = ScanShape<512, 2, 4, 100>;
 using ScanShape256x24 = ScanShape<256, 6, 3, 100>;
+using ScanShape128x24 = ScanShape<128, 6, 6, 100>;
+using ScanShape256x32 = ScanShape<256, 8, 2, 100>;
 using ScanShape256x16Spin = ScanShape<256, 4, 4, 0>;
 using ScanShape256x16Sleep400 = ScanShape<256, 4, 4, 400>;
 }  // namespace plugbench::cuda::opt
@@ -184,6 +186,10 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_512x8", ScanShape512x8,
                              "decoupled_lookback with 512 x 8-item tiles, 4 blocks per SM");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x24", ScanShape256x24,
                              "decoupled_lookback with 256 x 24-item tiles, 3 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_128x24", ScanShape128x24,
+                             "decoupled_lookback with 128 x 24-item tiles, 6 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x32", ScanShape256x32,
+                             "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_spin", ScanShape256x16Spin,
                              "decoupled_lookback whose look-back spins without sleeping");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_sleep400", ScanShape256x16Sleep400,
