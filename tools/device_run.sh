@@ -51,11 +51,14 @@ stage_test() {
 
 # compute-sanitizer over every GPU plugin x workload x distribution at small sizes, one harness
 # run per tool (it follows the harness's worker processes). PLUGBENCH_SANITIZE_TIMEOUT (seconds,
-# default 300) bounds each tool's run.
+# default 300) bounds each tool's run; PLUGBENCH_SANITIZE_TOOLS (default "memcheck racecheck")
+# picks the tools.
 stage_sanitize() {
   local log="$OUT/sanitize.log"
   : >"$log"
-  for tool in memcheck racecheck; do
+  local tools
+  read -r -a tools <<<"${PLUGBENCH_SANITIZE_TOOLS:-memcheck racecheck}"
+  for tool in "${tools[@]}"; do
     echo "== $tool" | tee -a "$log"
     timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
       compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
