@@ -2,7 +2,7 @@
 # device_run.sh: one batch on the GPU machine: build (all cores), the test suite, then harness runs.
 # Logs and results land in $OUT (the device tool brings them back).
 #   tools/device_run.sh test                       build + ctest
-#   tools/device_run.sh sanitize                   build + compute-sanitizer over the GPU plugins
+#   tools/device_run.sh sanitize [options...]      build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
@@ -54,16 +54,18 @@ stage_test() {
 # default 300) bounds each tool's run; PLUGBENCH_SANITIZE_TOOLS (default "memcheck racecheck")
 # picks the tools.
 stage_sanitize() {
+  # Options given to the stage replace the matrix (default: every workload and distribution).
+  local matrix=("$@")
+  [[ ${#matrix[@]} -gt 0 ]] || matrix=(-w all -d all)
   local log="$OUT/sanitize.log"
-  : >"$log"
   local tools
   read -r -a tools <<<"${PLUGBENCH_SANITIZE_TOOLS:-memcheck racecheck}"
   for tool in "${tools[@]}"; do
     echo "== $tool" | tee -a "$log"
     timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
       compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
-      --print-limit 20 "$build_dir/bin/harness" -p cuda_naive,cuda_optimized,thrust,cub -w all \
-      -s 1000,65537 -d all -r 1 --warmup 0 --cache warm --no-json -q >>"$log" 2>&1
+      --print-limit 20 "$build_dir/bin/harness" -p cuda_naive,cuda_optimized,thrust,cub \
+      -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q "${matrix[@]}" >>"$log" 2>&1
     echo "$tool exit code $?" | tee -a "$log"
   done
   grep -E "ERROR SUMMARY|exit code|cells:" "$log"
@@ -90,7 +92,7 @@ while [[ $# -gt 0 ]]; do
   [[ $# -gt 0 ]] && shift
   case "$stage" in
     test) stage_test ;;
-    sanitize) stage_sanitize ;;
+    sanitize) stage_sanitize "${args[@]}" ;;
     harness) stage_harness "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
