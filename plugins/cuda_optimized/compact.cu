@@ -163,6 +163,8 @@ using CompactShape256x16Spin = CompactShape<256, 4, 4, 0>;
 using CompactShape256x24 = CompactShape<256, 6, 3, 100>;
 using CompactShape128x24 = CompactShape<128, 6, 6, 100>;
 using CompactShape256x32 = CompactShape<256, 8, 2, 100>;
+using CompactShape128x48 = CompactShape<128, 12, 4, 100>;
+using CompactShape128x32 = CompactShape<128, 8, 4, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -199,5 +201,9 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x24", CompactShape128x24,
                                 "decoupled_lookback with 128 x 24-item tiles, 6 blocks per SM");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x32", CompactShape256x32,
                                 "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x48", CompactShape128x48,
+                                "decoupled_lookback with 128 x 48-item tiles, 4 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x32", CompactShape128x32,
+                                "decoupled_lookback with 128 x 32-item tiles, 4 blocks per SM");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_spin", CompactShape256x16Spin,
                                 "decoupled_lookback whose look-back spins without sleeping");

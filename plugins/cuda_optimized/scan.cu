@@ -156,6 +156,10 @@ using ScanShape512x8 = ScanShape<512, 2, 4, 100>;
 using ScanShape256x24 = ScanShape<256, 6, 3, 100>;
 using ScanShape128x24 = ScanShape<128, 6, 6, 100>;
 using ScanShape256x32 = ScanShape<256, 8, 2, 100>;
+using ScanShape256x48 = ScanShape<256, 12, 2, 100>;
+using ScanShape128x32 = ScanShape<128, 8, 4, 100>;
+using ScanShape128x48 = ScanShape<128, 12, 4, 100>;
+using ScanShape512x32 = ScanShape<512, 8, 1, 100>;
 using ScanShape256x16Spin = ScanShape<256, 4, 4, 0>;
 using ScanShape256x16Sleep400 = ScanShape<256, 4, 4, 400>;
 }  // namespace plugbench::cuda::opt
@@ -190,6 +194,14 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_128x24", ScanShape128x24,
                              "decoupled_lookback with 128 x 24-item tiles, 6 blocks per SM");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x32", ScanShape256x32,
                              "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_256x48", ScanShape256x48,
+                             "decoupled_lookback with 256 x 48-item tiles, 2 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_128x32", ScanShape128x32,
+                             "decoupled_lookback with 128 x 32-item tiles, 4 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_128x48", ScanShape128x48,
+                             "decoupled_lookback with 128 x 48-item tiles, 4 blocks per SM");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_512x32", ScanShape512x32,
+                             "decoupled_lookback with 512 x 32-item tiles, 1 block per SM");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_spin", ScanShape256x16Spin,
                              "decoupled_lookback whose look-back spins without sleeping");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_sleep400", ScanShape256x16Sleep400,
