@@ -1,8 +1,9 @@
 // compact.cu: int32 x[n] -> int32 kept[n] (the non-zero x, in order), uint64 count[1]. The scan's
-// single pass (scan.cu) over the keep flags: each 4096-item tile counts its non-zero items, learns
-// how many earlier tiles kept through decoupled look-back, packs its kept items in order into
-// shared memory (while warp 0 looks back) and writes them out as one contiguous, coalesced run.
-// The last tile writes the count. Entries of kept at or past the count are left untouched.
+// single pass (scan.cu) over the keep flags: each 4096-item tile (128 x 32) counts its non-zero
+// items, learns how many earlier tiles kept through decoupled look-back, packs its kept items in
+// order into shared memory (while warp 0 looks back) and writes them out as one contiguous,
+// coalesced run. The last tile writes the count. Entries of kept at or past the count are left
+// untouched.
 #include "block_tile_scan.cuh"
 #include "dispatch.cuh"
 
@@ -10,9 +11,9 @@ namespace plugbench::cuda::opt {
 namespace {
 
 // The tile shape and the look-back's back-off, as in scan.cu: the shipped variant is
-// CompactShape<256, 4, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried.
-// One block per tile (measured on the H200, 2^28, half kept: 0.75 ms; a persistent grid looping
-// over tiles: 0.81 ms).
+// CompactShape<128, 8, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried.
+// One block per tile (measured on the H200, 2^28, half kept, 256 x 16 tiles: 0.75 ms; a
+// persistent grid looping over tiles: 0.81 ms).
 template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs>
 struct CompactShape {
   static constexpr int kThreads = kThreadsPerBlock;
@@ -24,7 +25,7 @@ struct CompactShape {
     uint32_t kept[Layout::kTileItems];  // the tile's kept items, packed in order
   };
 };
-using DefaultCompactShape = CompactShape<256, 4, 4, 100>;
+using DefaultCompactShape = CompactShape<128, 8, 4, 100>;
 
 // Agent: one tile (see scan_tile in scan.cu for the claiming protocol).
 template <class Shape, bool kFull>
@@ -164,7 +165,7 @@ using CompactShape256x24 = CompactShape<256, 6, 3, 100>;
 using CompactShape128x24 = CompactShape<128, 6, 6, 100>;
 using CompactShape256x32 = CompactShape<256, 8, 2, 100>;
 using CompactShape128x48 = CompactShape<128, 12, 4, 100>;
-using CompactShape128x32 = CompactShape<128, 8, 4, 100>;
+using CompactShape256x16 = CompactShape<256, 4, 4, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -203,7 +204,8 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x32", CompactShape256x32,
                                 "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x48", CompactShape128x48,
                                 "decoupled_lookback with 128 x 48-item tiles, 4 blocks per SM");
-PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_128x32", CompactShape128x32,
-                                "decoupled_lookback with 128 x 32-item tiles, 4 blocks per SM");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x16", CompactShape256x16,
+                                "decoupled_lookback with 256 x 16-item tiles, 4 blocks per SM (the "
+                                "shipped shape until 2026-12-01)");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_spin", CompactShape256x16Spin,
                                 "decoupled_lookback whose look-back spins without sleeping");
