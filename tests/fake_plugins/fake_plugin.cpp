@@ -7,6 +7,11 @@
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
 
+#include <sched.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -26,7 +31,28 @@
 
 namespace {
 
+// Where a test asks, the kernel writes how many CPUs its OpenMP team may spread over: the CPUs of
+// all OpenMP places of its worker process (fake_good only, the one built with OpenMP).
+void report_openmp_cpus() {
+#ifdef _OPENMP
+  const char* path = std::getenv("PLUGBENCH_FAKE_CPUS_FILE");
+  if (path == nullptr) return;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int place = 0; place < omp_get_num_places(); ++place) {
+    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
+    omp_get_place_proc_ids(place, ids.data());
+    for (int id : ids) CPU_SET(id, &cpus);
+  }
+  if (std::FILE* file = std::fopen(path, "w")) {
+    std::fprintf(file, "%d\n", CPU_COUNT(&cpus));
+    std::fclose(file);
+  }
+#endif
+}
+
 void reduce_loop(plugbench::sdk::Call& call) {
+  report_openmp_cpus();
   const std::int32_t* x = call.input<std::int32_t>(0);
   std::int64_t sum = 0;
   for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <signal.h>
 
 #include <chrono>
@@ -270,6 +271,25 @@ TEST(FaultIsolation, InProcessModeRunsTheSameCells) {
   CommandResult unknown = run_harness({"--isolation", "thread", "--dry-run"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_TRUE(contains(unknown.err, "--isolation 'thread' is not one of: process, none"));
+}
+
+// With OMP_PROC_BIND set, libgomp pins the harness's first thread to one core; a worker started
+// from it must not inherit that one core, or an OpenMP plugin runs all its threads there.
+TEST(FaultIsolation, WorkersMayRunOnEveryCpuOfTheHarnessUnderOmpProcBind) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  const int cpus = CPU_COUNT(&allowed);
+  if (cpus < 2)
+    GTEST_SKIP() << "needs at least 2 CPUs to tell one core from all; this test has " << cpus;
+  TempFolder folder;
+  const std::string report = folder.file("cpus.txt");
+  CommandResult r = run_harness(
+      quick_run("good", "fake_good", folder.file("r.json")),
+      "export OMP_PROC_BIND=spread OMP_PLACES=cores PLUGBENCH_FAKE_CPUS_FILE='" + report + "'; ");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  ASSERT_TRUE(std::filesystem::exists(report)) << "the fake kernel never ran";
+  EXPECT_EQ(std::stoi(plugbench::testing::read_text(report)), cpus);
 }
 
 TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
