@@ -1,6 +1,7 @@
 // cell_executor.cpp: cell requests as JSON, the problem cache, and a plugin's cell runner.
 #include "cell_executor.hpp"
 
+#include "host_info.hpp"
 #include "problem_store.hpp"
 
 #include "results_json.hpp"
@@ -103,7 +104,8 @@ const ProblemCache::Entry& ProblemCache::get(const Workload& workload,
 nlohmann::json to_json(const SessionFacts& facts) {
   return {{"device", facts.device},
           {"peak", facts.peak ? to_json(*facts.peak) : nlohmann::json(nullptr)},
-          {"calibration_error", facts.calibration_error}};
+          {"calibration_error", facts.calibration_error},
+          {"process", facts.process}};
 }
 
 SessionFacts session_facts_from_json(const nlohmann::json& j) {
@@ -111,6 +113,7 @@ SessionFacts session_facts_from_json(const nlohmann::json& j) {
   facts.device = j.at("device");
   if (!j.at("peak").is_null()) facts.peak = peak_from_json(j["peak"]);
   facts.calibration_error = j.at("calibration_error").get<std::string>();
+  facts.process = j.value("process", nlohmann::json());
   return facts;
 }
 
@@ -119,6 +122,7 @@ PluginCellRunner::PluginCellRunner(const PluginRecord& plugin, int device, Probl
 
 SessionFacts PluginCellRunner::facts(bool calibrate) const {
   SessionFacts facts;
+  facts.process = process_cpu_description();
   if (auto info = session_.device_info()) facts.device = to_json(*info);
   if (calibrate && plugin_.memory_space == PB_MEMORY_DEVICE) {
     try {

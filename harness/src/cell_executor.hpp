@@ -60,6 +60,7 @@ struct SessionFacts {
   nlohmann::json device;  // to_json(pb_device_info), or null for a host plugin
   std::optional<PeakBandwidth> peak;
   std::string calibration_error;  // why there is no peak for a device plugin
+  nlohmann::json process;         // process_cpu_description() of the process running the cells
 };
 
 nlohmann::json to_json(const SessionFacts& facts);

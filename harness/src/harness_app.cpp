@@ -197,6 +197,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   Progress progress(options.quiet, matrix.cells_to_run());
   std::vector<PeakBandwidth> peaks;
   std::map<std::string, double> peak_by_plugin;
+  std::map<std::string, nlohmann::json> process_by_plugin;  // CPUs its cells could use
   nlohmann::json devices = nlohmann::json::array();
 
   install_stop_handlers();  // before calibration: a Ctrl-C from here on still writes a results file
@@ -209,6 +210,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   }
   // A device plugin's device and peak come from its first session (in its worker, by default).
   auto record_facts = [&](const PluginRecord& plugin, const SessionFacts& facts) {
+    if (!facts.process.is_null()) process_by_plugin[plugin.name] = facts.process;
     if (!facts.device.is_null()) {
       nlohmann::json device = facts.device;
       device["reported_by"] = plugin.name;
@@ -304,6 +306,9 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       nlohmann::json entry = to_json(plugin);
       if (auto it = peak_by_plugin.find(plugin.name); it != peak_by_plugin.end()) {
         entry["peak_gbps"] = it->second;
+      }
+      if (auto it = process_by_plugin.find(plugin.name); it != process_by_plugin.end()) {
+        entry["process"] = it->second;
       }
       document["context"]["plugins"].push_back(entry);
     }

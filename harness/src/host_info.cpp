@@ -11,6 +11,7 @@
 #include <ctime>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 namespace plugbench {
 namespace {
@@ -46,6 +47,34 @@ std::string utc_timestamp() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
+}
+
+std::optional<cpu_set_t> openmp_place_cpus() {
+  const int places = omp_get_num_places();
+  if (places <= 0) return std::nullopt;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int place = 0; place < places; ++place) {
+    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
+    omp_get_place_proc_ids(place, ids.data());
+    for (int id : ids) {
+      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
+    }
+  }
+  if (CPU_COUNT(&cpus) == 0) return std::nullopt;
+  return cpus;
+}
+
+nlohmann::json process_cpu_description() {
+  int cpus = 0;
+  if (std::optional<cpu_set_t> places = openmp_place_cpus()) {
+    cpus = CPU_COUNT(&*places);
+  } else {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+  }
+  return {{"cpus", cpus}, {"openmp_threads", omp_get_max_threads()}};
 }
 
 nlohmann::json host_description() {

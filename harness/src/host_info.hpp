@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sched.h>
+
+#include <optional>
 #include <string>
 
 namespace plugbench {
@@ -12,6 +15,15 @@ nlohmann::json host_description();
 
 // harness version, git commit, compiler, build type.
 nlohmann::json build_description();
+
+// Every CPU of this process's OpenMP places: the CPUs it was started on, as libgomp saw them
+// before it bound the first thread to the first place (it does so at start-up when OMP_PROC_BIND
+// or OMP_PLACES is set). Nothing when there are no places, i.e. no binding.
+std::optional<cpu_set_t> openmp_place_cpus();
+
+// What this process's OpenMP team may use: {"cpus": the CPUs of its places (without places, of
+// its CPU mask), "openmp_threads": the default team size}. Each plugin's worker reports its own.
+nlohmann::json process_cpu_description();
 
 std::string host_name();
 // "2026-11-30T17:02:03Z"

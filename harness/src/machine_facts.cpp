@@ -38,6 +38,22 @@ std::string peak_text(const nlohmann::json& document, const std::string& memory_
   return "";
 }
 
+// What each host plugin's cells could use, from its process's report: "openmp 16 CPUs 16
+// threads, ...". A plugin whose worker was confined to fewer CPUs than the host has shows here.
+std::string host_plugin_cpus(const nlohmann::json& document) {
+  std::vector<std::string> parts;
+  if (const nlohmann::json* plugins = array_at(document, "/context/plugins")) {
+    for (const nlohmann::json& plugin : *plugins) {
+      std::optional<double> cpus = number_at(plugin, "/process/cpus");
+      std::optional<double> threads = number_at(plugin, "/process/openmp_threads");
+      if (text_at(plugin, "/memory_space") != "host" || !cpus || !threads) continue;
+      parts.push_back(text_at(plugin, "/name") + " " + number_text(*cpus, "%.0f") + " CPUs " +
+                      number_text(*threads, "%.0f") + " threads");
+    }
+  }
+  return join(parts);
+}
+
 }  // namespace
 
 std::string number_text(double value, const char* format) {
@@ -63,6 +79,7 @@ Facts machine_facts(const nlohmann::json& document) {
   return {{"host", text_at(document, "/context/host/name")},
           {"CPU", cpu},
           {"memory", memory},
+          {"host plugins ran on", host_plugin_cpus(document)},
           {"OS", text_at(document, "/context/host/os")},
           {"GPU", device_field(document, "name")},
           {"GPU driver", device_field(document, "driver_version")},

@@ -3,13 +3,13 @@
 // dead or overrunning worker leaves in its cell.
 #include "worker_pool.hpp"
 
+#include "host_info.hpp"
 #include "results_json.hpp"
 #include "worker_process.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <fcntl.h>
-#include <omp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -100,25 +100,6 @@ WorkerPool::~WorkerPool() {
 
 namespace {
 
-// Every CPU of the OpenMP places: the CPUs the harness was started on, as libgomp saw them
-// before it bound this thread to the first place (it does so at start-up when OMP_PROC_BIND or
-// OMP_PLACES is set). Nothing when there are no places, i.e. no binding.
-std::optional<cpu_set_t> cpus_of_all_openmp_places() {
-  const int places = omp_get_num_places();
-  if (places <= 0) return std::nullopt;
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  for (int place = 0; place < places; ++place) {
-    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
-    omp_get_place_proc_ids(place, ids.data());
-    for (int id : ids) {
-      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
-    }
-  }
-  if (CPU_COUNT(&cpus) == 0) return std::nullopt;
-  return cpus;
-}
-
 // A spawned process inherits the CPU mask of the thread that spawns it. Under OMP_PROC_BIND that
 // thread is pinned to one core, and a worker started from it would run an OpenMP plugin's whole
 // team on that core (measured on the H200 host: openmp sort 2^28 7.6 s instead of 0.62 s). For the
@@ -126,7 +107,7 @@ std::optional<cpu_set_t> cpus_of_all_openmp_places() {
 class SpawnOnAllPlaces {
  public:
   SpawnOnAllPlaces() {
-    std::optional<cpu_set_t> all = cpus_of_all_openmp_places();
+    std::optional<cpu_set_t> all = openmp_place_cpus();
     if (!all) return;
     if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
     widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;

@@ -280,16 +280,32 @@ TEST(FaultIsolation, WorkersMayRunOnEveryCpuOfTheHarnessUnderOmpProcBind) {
   CPU_ZERO(&allowed);
   ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
   const int cpus = CPU_COUNT(&allowed);
-  if (cpus < 2)
+  if (cpus < 2) {
     GTEST_SKIP() << "needs at least 2 CPUs to tell one core from all; this test has " << cpus;
+  }
   TempFolder folder;
   const std::string report = folder.file("cpus.txt");
-  CommandResult r = run_harness(
-      quick_run("good", "fake_good", folder.file("r.json")),
-      "export OMP_PROC_BIND=spread OMP_PLACES=cores PLUGBENCH_FAKE_CPUS_FILE='" + report + "'; ");
+  const std::string path = folder.file("r.json");
+  CommandResult r = run_harness(quick_run("good", "fake_good", path),
+                                "export OMP_PROC_BIND=spread OMP_PLACES=cores "
+                                "PLUGBENCH_FAKE_CPUS_FILE='" +
+                                    report + "'; ");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   ASSERT_TRUE(std::filesystem::exists(report)) << "the fake kernel never ran";
   EXPECT_EQ(std::stoi(plugbench::testing::read_text(report)), cpus);
+
+  // The results say so too, and `harness show` prints it: a confined worker would be visible.
+  nlohmann::json results = read_json(path);
+  bool recorded = false;
+  for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+    if (plugin["name"] != "fake_good") continue;
+    recorded = true;
+    EXPECT_EQ(plugin["process"]["cpus"], cpus) << plugin.dump();
+    EXPECT_GE(plugin["process"]["openmp_threads"].get<int>(), 1) << plugin.dump();
+  }
+  EXPECT_TRUE(recorded) << results["context"]["plugins"].dump();
+  CommandResult shown = run_harness({"show", path});
+  EXPECT_TRUE(contains(shown.out, "fake_good " + std::to_string(cpus) + " CPUs")) << shown.out;
 }
 
 TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
