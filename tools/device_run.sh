@@ -5,6 +5,7 @@
 #   tools/device_run.sh sanitize [options...]      build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
+#   tools/device_run.sh ncu NAME [options...]      build + Nsight Compute over one harness run
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
@@ -71,6 +72,29 @@ stage_sanitize() {
   grep -E "ERROR SUMMARY|exit code|cells:" "$log"
 }
 
+# Nsight Compute over the kernels of one harness run (one sample each, warm caches): launch
+# statistics, occupancy, speed of light, warp stall reasons. Writes NAME.ncu-rep and NAME.csv.
+#   PLUGBENCH_NCU_KERNELS  kernel name filter (ncu --kernel-name), e.g. "regex:scan_kernel|DeviceScan"
+#   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40)
+stage_ncu() {
+  local name="$1"
+  shift
+  local ncu_bin
+  ncu_bin="$(command -v ncu || echo /usr/local/cuda/bin/ncu)"
+  if [[ ! -x "$ncu_bin" ]]; then
+    echo "ncu: not found (PATH, /usr/local/cuda/bin)"
+    return 0
+  fi
+  timeout -s INT -k 20 "${PLUGBENCH_NCU_TIMEOUT:-300}" "$ncu_bin" --target-processes all \
+    --kernel-name "${PLUGBENCH_NCU_KERNELS:-regex:.}" --launch-count "${PLUGBENCH_NCU_LAUNCHES:-40}" \
+    --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
+    --section SchedulerStats --export "$OUT/$name" --force-overwrite \
+    "$build_dir/bin/harness" -r 1 --warmup 0 --cache warm --no-json -q "$@" >"$OUT/$name.log" 2>&1
+  echo "ncu $name exit code: $?"
+  "$ncu_bin" --import "$OUT/$name.ncu-rep" --page details --csv >"$OUT/$name.csv" 2>>"$OUT/$name.log"
+  tail -3 "$OUT/$name.log"
+}
+
 stage_harness() {
   local name="$1"
   shift
@@ -94,6 +118,7 @@ while [[ $# -gt 0 ]]; do
     test) stage_test ;;
     sanitize) stage_sanitize "${args[@]}" ;;
     harness) stage_harness "${args[@]}" ;;
+    ncu) stage_ncu "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
