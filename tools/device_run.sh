@@ -55,9 +55,10 @@ stage_test() {
 # default 300) bounds each tool's run; PLUGBENCH_SANITIZE_TOOLS (default "memcheck racecheck")
 # picks the tools.
 stage_sanitize() {
-  # Options given to the stage replace the matrix (default: every workload and distribution).
+  # Options given to the stage replace the matrix (default: the four GPU plugins, every workload
+  # and distribution), e.g. sanitize -p cuda_optimized -w scan,compact -d all
   local matrix=("$@")
-  [[ ${#matrix[@]} -gt 0 ]] || matrix=(-w all -d all)
+  [[ ${#matrix[@]} -gt 0 ]] || matrix=(-p cuda_naive,cuda_optimized,thrust,cub -w all -d all)
   local log="$OUT/sanitize.log"
   local tools
   read -r -a tools <<<"${PLUGBENCH_SANITIZE_TOOLS:-memcheck racecheck}"
@@ -65,7 +66,7 @@ stage_sanitize() {
     echo "== $tool" | tee -a "$log"
     timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
       compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
-      --print-limit 20 "$build_dir/bin/harness" -p cuda_naive,cuda_optimized,thrust,cub \
+      --print-limit 20 "$build_dir/bin/harness" \
       -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q "${matrix[@]}" >>"$log" 2>&1
     echo "$tool exit code $?" | tee -a "$log"
   done
