@@ -88,7 +88,6 @@ class Compact final : public Workload {
                            outputs[0].as<std::int32_t>().first(expected.size()));
   }
 
-  // Reads x once, writes the kept elements and the count once.
   void write_reference(const Reference& reference, std::ostream& out) const override {
     write_vector(out, dynamic_cast<const CompactReference&>(reference).kept);
   }
@@ -98,6 +97,7 @@ class Compact final : public Workload {
     return result;
   }
 
+  // Reads x once, writes the kept elements and the count once.
   Traffic traffic(const ProblemData& problem, const Reference& reference) const override {
     Traffic traffic = minimum_traffic(problem);
     const auto kept = dynamic_cast<const CompactReference&>(reference).kept.size();

@@ -3,7 +3,6 @@
 
 #include "host_info.hpp"
 #include "problem_store.hpp"
-
 #include "results_json.hpp"
 
 #include <new>

@@ -25,7 +25,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -71,6 +70,29 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// A spawned process inherits the CPU mask of the thread that spawns it. Under OMP_PROC_BIND that
+// thread is pinned to one core, and a worker started from it would run an OpenMP plugin's whole
+// team on that core (measured on the H200 host: openmp sort 2^28 7.6 s instead of 0.62 s). For the
+// spawn, the thread takes back every CPU of the places, then its own mask again.
+class SpawnOnAllPlaces {
+ public:
+  SpawnOnAllPlaces() {
+    std::optional<cpu_set_t> all = openmp_place_cpus();
+    if (!all) return;
+    if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
+    widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;
+  }
+  ~SpawnOnAllPlaces() {
+    if (widened_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+  }
+  SpawnOnAllPlaces(const SpawnOnAllPlaces&) = delete;
+  SpawnOnAllPlaces& operator=(const SpawnOnAllPlaces&) = delete;
+
+ private:
+  cpu_set_t saved_{};
+  bool widened_ = false;
+};
+
 }  // namespace
 
 std::string describe_wait_status(int wait_status) {
@@ -97,33 +119,6 @@ WorkerPool::~WorkerPool() {
     state.worker.reset();
   }
 }
-
-namespace {
-
-// A spawned process inherits the CPU mask of the thread that spawns it. Under OMP_PROC_BIND that
-// thread is pinned to one core, and a worker started from it would run an OpenMP plugin's whole
-// team on that core (measured on the H200 host: openmp sort 2^28 7.6 s instead of 0.62 s). For the
-// spawn, the thread takes back every CPU of the places, then its own mask again.
-class SpawnOnAllPlaces {
- public:
-  SpawnOnAllPlaces() {
-    std::optional<cpu_set_t> all = openmp_place_cpus();
-    if (!all) return;
-    if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
-    widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;
-  }
-  ~SpawnOnAllPlaces() {
-    if (widened_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
-  }
-  SpawnOnAllPlaces(const SpawnOnAllPlaces&) = delete;
-  SpawnOnAllPlaces& operator=(const SpawnOnAllPlaces&) = delete;
-
- private:
-  cpu_set_t saved_{};
-  bool widened_ = false;
-};
-
-}  // namespace
 
 WorkerPool::Worker WorkerPool::spawn() const {
   int channel[2], output[2];
