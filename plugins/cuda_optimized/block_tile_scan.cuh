@@ -14,7 +14,8 @@
 
 namespace plugbench::cuda::opt {
 
-template <int kThreads, int kVectorsPerLane = 4>
+// kStreaming: full tiles are read and written with evict-first hints (thread_memory.cuh).
+template <int kThreads, int kVectorsPerLane = 4, bool kStreaming = false>
 struct TileLayout {
   static constexpr int kWarps = kThreads / kWarpThreads;
   static constexpr int kVectors = kVectorsPerLane;  // 16-byte chunks per lane
@@ -39,7 +40,8 @@ struct TileLayout {
     for (int k = 0; k < kVectors; ++k) {
       const uint64_t first = first_item(tile_base, warp, lane, k);
       if constexpr (kFull) {
-        const uint4 v = load_readonly(reinterpret_cast<const uint4*>(in + first));
+        const auto* address = reinterpret_cast<const uint4*>(in + first);
+        const uint4 v = kStreaming ? load_streaming(address) : load_readonly(address);
         items[4 * k + 0] = v.x;
         items[4 * k + 1] = v.y;
         items[4 * k + 2] = v.z;
@@ -59,8 +61,14 @@ struct TileLayout {
     for (int k = 0; k < kVectors; ++k) {
       const uint64_t first = first_item(tile_base, warp, lane, k);
       if constexpr (kFull) {
-        *reinterpret_cast<uint4*>(out + first) =
+        auto* address = reinterpret_cast<uint4*>(out + first);
+        const uint4 v =
             make_uint4(items[4 * k + 0], items[4 * k + 1], items[4 * k + 2], items[4 * k + 3]);
+        if constexpr (kStreaming) {
+          store_streaming(address, v);
+        } else {
+          *address = v;
+        }
       } else {
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
@@ -94,8 +102,26 @@ template <int kWarps>
 struct TileScanStorage {
   uint32_t warp_totals[kWarps];
   uint32_t tile_prefix;  // sum over all earlier tiles
-  uint32_t next_tile;    // the tile the block processes next
+  uint32_t next_tile;    // the tile the block processes (TileOrder::kClaimed)
 };
+
+// How a block learns which tile it scans. kClaimed: thread 0 takes the next one from an atomic
+// counter as the block starts, so tiles start in order whatever order the hardware starts blocks
+// in, and every tile a look-back waits for is running: no deadlock. kBlockIndex: the tile is
+// blockIdx.x, which saves an L2 atomic round trip and a barrier before the tile's first load but
+// relies on blocks starting in index order, as CUB's single-pass scan does.
+enum class TileOrder { kClaimed, kBlockIndex };
+
+template <TileOrder kOrder>
+__device__ __forceinline__ uint32_t tile_of_block(uint32_t* tile_counter, uint32_t& claimed) {
+  if constexpr (kOrder == TileOrder::kBlockIndex) {
+    return blockIdx.x;
+  } else {
+    if (threadIdx.x == 0) claimed = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    return claimed;
+  }
+}
 
 // Called by all 32 lanes of warp 0 once the tile's total is known. Publishes the tile's aggregate,
 // looks back, publishes the inclusive prefix and returns the exclusive one (tile 0: 0).

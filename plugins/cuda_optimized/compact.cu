@@ -14,12 +14,14 @@ namespace {
 // CompactShape<128, 8, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried.
 // One block per tile (measured on the H200, 2^28, half kept, 256 x 16 tiles: 0.75 ms; a
 // persistent grid looping over tiles: 0.81 ms).
-template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs>
+template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
+          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false>
 struct CompactShape {
   static constexpr int kThreads = kThreadsPerBlock;
   static constexpr int kBlocksPerSm = kMinBlocksPerSm;
   static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
-  using Layout = TileLayout<kThreads, kVectorsPerLane>;
+  static constexpr TileOrder kTileOrder = kOrder;
+  using Layout = TileLayout<kThreads, kVectorsPerLane, kStreaming>;
   struct Storage {
     TileScanStorage<Layout::kWarps> scan;
     uint32_t kept[Layout::kTileItems];  // the tile's kept items, packed in order
@@ -93,9 +95,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
                    unsigned long long* __restrict__ count, uint64_t n, uint32_t tile_count,
                    uint64_t* status, uint32_t* tile_counter) {
   __shared__ typename Shape::Storage storage;
-  if (threadIdx.x == 0) storage.scan.next_tile = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  const uint32_t tile = storage.scan.next_tile;
+  const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
   if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
     compact_tile<Shape, true>(in, kept, count, n, tile, tile_count, status, storage);
   } else {
@@ -166,6 +166,9 @@ using CompactShape128x24 = CompactShape<128, 6, 6, 100>;
 using CompactShape256x32 = CompactShape<256, 8, 2, 100>;
 using CompactShape128x48 = CompactShape<128, 12, 4, 100>;
 using CompactShape256x16 = CompactShape<256, 4, 4, 100>;
+using CompactShapeBlockOrder = CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex>;
+using CompactShapeStreaming = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, true>;
+using CompactShapeBlockOrderStreaming = CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, true>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -209,3 +212,10 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_256x16", CompactShape256x16,
                                 "shipped shape until 2026-12-01)");
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_spin", CompactShape256x16Spin,
                                 "decoupled_lookback whose look-back spins without sleeping");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order", CompactShapeBlockOrder,
+                                "decoupled_lookback with tile = block index (no atomic claim)");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_streaming", CompactShapeStreaming,
+                                "decoupled_lookback with evict-first loads");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order_streaming", CompactShapeBlockOrderStreaming,
+                                "decoupled_lookback with tile = block index and evict-first "
+                                "loads");

@@ -13,12 +13,14 @@ namespace {
 // The tile shape and the look-back's back-off, as one type: the shipped variant is ScanShape<128,
 // 8, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried (docs/performance.md).
 // 32 items a thread beat 16 by 27 % at 2^28 with the tile size unchanged (4096 items).
-template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs>
+template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
+          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false>
 struct ScanShape {
   static constexpr int kThreads = kThreadsPerBlock;
   static constexpr int kBlocksPerSm = kMinBlocksPerSm;
   static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
-  using Layout = TileLayout<kThreads, kVectorsPerLane>;
+  static constexpr TileOrder kTileOrder = kOrder;
+  using Layout = TileLayout<kThreads, kVectorsPerLane, kStreaming>;
   using Storage = TileScanStorage<Layout::kWarps>;
 };
 using DefaultScanShape = ScanShape<128, 8, 4, 100>;
@@ -86,9 +88,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     scan_kernel(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
                 uint64_t* status, uint32_t* tile_counter) {
   __shared__ typename Shape::Storage storage;
-  if (threadIdx.x == 0) storage.next_tile = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  const uint32_t tile = storage.next_tile;
+  const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.next_tile);
   if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
     scan_tile<Shape, true>(in, out, n, tile, status, storage);
   } else {
@@ -163,6 +163,9 @@ using ScanShape128x48 = ScanShape<128, 12, 4, 100>;
 using ScanShape512x32 = ScanShape<512, 8, 1, 100>;
 using ScanShape256x16Spin = ScanShape<256, 4, 4, 0>;
 using ScanShape256x16Sleep400 = ScanShape<256, 4, 4, 400>;
+using ScanShapeBlockOrder = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex>;
+using ScanShapeStreaming = ScanShape<128, 8, 4, 100, TileOrder::kClaimed, true>;
+using ScanShapeBlockOrderStreaming = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, true>;
 }  // namespace plugbench::cuda::opt
 
 PLUGBENCH_KERNEL(
@@ -208,3 +211,10 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_spin", ScanShape256x16Spin,
                              "decoupled_lookback whose look-back spins without sleeping");
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_sleep400", ScanShape256x16Sleep400,
                              "decoupled_lookback whose look-back sleeps 400 ns between reads");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order", ScanShapeBlockOrder,
+                             "decoupled_lookback with tile = block index (no atomic claim)");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_streaming", ScanShapeStreaming,
+                             "decoupled_lookback with evict-first loads and stores");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order_streaming", ScanShapeBlockOrderStreaming,
+                             "decoupled_lookback with tile = block index and evict-first "
+                             "loads and stores");
