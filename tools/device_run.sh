@@ -77,22 +77,29 @@ stage_sanitize() {
 # statistics, occupancy, speed of light, warp stall reasons. Writes NAME.ncu-rep and NAME.csv.
 #   PLUGBENCH_NCU_KERNELS  kernel name filter (ncu --kernel-name), e.g. "regex:scan_kernel|DeviceScan"
 #   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40)
+#   PLUGBENCH_NCU_SECTIONS the sections (default: the five above; e.g. add InstructionStats)
+# NAME-raw.csv holds every collected metric, one row per kernel (the warp stall reasons are there,
+# not on the details page).
 stage_ncu() {
   local name="$1"
   shift
   local ncu_bin
   ncu_bin="$(command -v ncu || echo /usr/local/cuda/bin/ncu)"
+  local sections=()
+  for section in ${PLUGBENCH_NCU_SECTIONS:-LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats}; do
+    sections+=(--section "$section")
+  done
   if [[ ! -x "$ncu_bin" ]]; then
     echo "ncu: not found (PATH, /usr/local/cuda/bin)"
     return 0
   fi
   timeout -s INT -k 20 "${PLUGBENCH_NCU_TIMEOUT:-300}" "$ncu_bin" --target-processes all \
     --kernel-name "${PLUGBENCH_NCU_KERNELS:-regex:.}" --launch-count "${PLUGBENCH_NCU_LAUNCHES:-40}" \
-    --section LaunchStats --section Occupancy --section SpeedOfLight --section WarpStateStats \
-    --section SchedulerStats --export "$OUT/$name" --force-overwrite \
+    "${sections[@]}" --export "$OUT/$name" --force-overwrite \
     "$build_dir/bin/harness" -r 1 --warmup 0 --cache warm --no-json -q "$@" >"$OUT/$name.log" 2>&1
   echo "ncu $name exit code: $?"
   "$ncu_bin" --import "$OUT/$name.ncu-rep" --page details --csv >"$OUT/$name.csv" 2>>"$OUT/$name.log"
+  "$ncu_bin" --import "$OUT/$name.ncu-rep" --page raw --csv >"$OUT/$name-raw.csv" 2>>"$OUT/$name.log"
   tail -3 "$OUT/$name.log"
 }
 

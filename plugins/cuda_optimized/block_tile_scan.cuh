@@ -125,7 +125,7 @@ __device__ __forceinline__ uint32_t tile_of_block(uint32_t* tile_counter, uint32
 
 // Called by all 32 lanes of warp 0 once the tile's total is known. Publishes the tile's aggregate,
 // looks back, publishes the inclusive prefix and returns the exclusive one (tile 0: 0).
-template <unsigned kRetryDelayNs>
+template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
 __device__ __forceinline__ uint32_t warp_tile_prefix(uint64_t* status, uint32_t tile,
                                                      uint32_t tile_total, int lane) {
   if (tile == 0) {
@@ -133,7 +133,7 @@ __device__ __forceinline__ uint32_t warp_tile_prefix(uint64_t* status, uint32_t 
     return 0;
   }
   if (lane == 0) TileStatus::publish(status, tile, TileStatus::kAggregate, tile_total);
-  const uint32_t exclusive = lookback_exclusive_prefix<kRetryDelayNs>(status, tile);
+  const uint32_t exclusive = lookback_exclusive_prefix<kRetryDelayNs, kWindowTiles>(status, tile);
   if (lane == 0) TileStatus::publish(status, tile, TileStatus::kPrefix, exclusive + tile_total);
   return exclusive;
 }

@@ -15,12 +15,14 @@ namespace {
 // One block per tile (measured on the H200, 2^28, half kept, 256 x 16 tiles: 0.75 ms; a
 // persistent grid looping over tiles: 0.81 ms).
 template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
-          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false>
+          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false,
+          int kWindowTiles = kWarpThreads>
 struct CompactShape {
   static constexpr int kThreads = kThreadsPerBlock;
   static constexpr int kBlocksPerSm = kMinBlocksPerSm;
   static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
   static constexpr TileOrder kTileOrder = kOrder;
+  static constexpr int kLookbackWindow = kWindowTiles;  // predecessors read per round trip
   using Layout = TileLayout<kThreads, kVectorsPerLane, kStreaming>;
   struct Storage {
     TileScanStorage<Layout::kWarps> scan;
@@ -75,7 +77,8 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
   }
   if (warp == 0) {
     const uint32_t tile_prefix =
-        warp_tile_prefix<Shape::kLookbackRetryDelayNs>(status, tile, tile_total, lane);
+        warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
+                                                                               tile_total, lane);
     if (lane == 0) {
       storage.scan.tile_prefix = tile_prefix;
       if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
@@ -169,6 +172,9 @@ using CompactShape256x16 = CompactShape<256, 4, 4, 100>;
 using CompactShapeBlockOrder = CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex>;
 using CompactShapeStreaming = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, true>;
 using CompactShapeBlockOrderStreaming = CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, true>;
+using CompactShapeWindow128 = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, false, 128>;
+using CompactShapeBlockOrderWindow128 =
+    CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -219,3 +225,8 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_streaming", CompactShapeStreaming,
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order_streaming", CompactShapeBlockOrderStreaming,
                                 "decoupled_lookback with tile = block index and evict-first "
                                 "loads");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_window128", CompactShapeWindow128,
+                                "decoupled_lookback reading 128 predecessors per look-back step");
+PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order_window128", CompactShapeBlockOrderWindow128,
+                                "decoupled_lookback with tile = block index, reading 128 "
+                                "predecessors per look-back step");

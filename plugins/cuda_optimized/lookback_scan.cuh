@@ -34,38 +34,58 @@ struct TileStatus {
 
 // Called by all 32 lanes of one warp for a tile > 0 whose aggregate is already published.
 // Returns, in every lane, the sum (mod 2^32) of the values of all tiles before `tile`. The warp
-// reads a window of 32 predecessors at once (lane i reads tile - 1 - i), waits until none of them
-// is invalid, then adds aggregates up to the nearest prefix; if the window holds no prefix it adds
-// all 32 aggregates and moves the window down. Between two reads of a window that is not ready
-// the warp sleeps kRetryDelayNs: spinning flat out on the few L2 lines where tiles are being
-// published slows the publishers down (CUB's look-back backs off the same way).
-template <unsigned kRetryDelayNs>
+// reads a window of kWindowTiles predecessors at once (lane i reads tiles tile - 1 - i - 32j,
+// j < kWindowTiles / 32: the nearest 32 first), waits until none of them is invalid, then adds
+// aggregates up to the nearest prefix; if the window holds no prefix it adds all of them and moves
+// the window down. Between two reads of a window that is not ready the warp sleeps kRetryDelayNs:
+// spinning flat out on the few L2 lines where tiles are being published slows the publishers down
+// (CUB's look-back backs off the same way). A wider window covers more tiles per L2 round trip:
+// while a tile's prefix is far behind, the look-back's rate of tiles per round trip bounds the rate
+// at which tiles finish (docs/performance.md).
+template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
 __device__ __forceinline__ uint32_t lookback_exclusive_prefix(const uint64_t* status,
                                                               uint32_t tile) {
+  static_assert(kWindowTiles % kWarpThreads == 0, "the window is a whole number of warps' reads");
+  constexpr int kReads = kWindowTiles / kWarpThreads;
   const int lane = threadIdx.x % kWarpThreads;
   uint32_t exclusive = 0;
-  int64_t predecessor = static_cast<int64_t>(tile) - 1 - lane;
+  int64_t nearest = static_cast<int64_t>(tile) - 1;  // the window's nearest predecessor
   for (;;) {
-    uint64_t word;
+    uint64_t words[kReads];
     for (;;) {
-      // Tiles before the first count as a prefix of 0 (tile 0 always publishes a prefix, so the
-      // window stops there anyway; this only keeps the read in bounds).
-      word = predecessor >= 0 ? load_relaxed(status + predecessor)
-                              : uint64_t{TileStatus::kPrefix} << 32;
-      if (!__any_sync(kFullWarp, TileStatus::flag_of(word) == TileStatus::kInvalid)) break;
+      bool invalid = false;
+#pragma unroll
+      for (int j = 0; j < kReads; ++j) {
+        // Tiles before the first count as a prefix of 0 (tile 0 always publishes a prefix, so
+        // the window stops there anyway; this only keeps the read in bounds).
+        const int64_t predecessor = nearest - lane - int64_t{kWarpThreads} * j;
+        words[j] = predecessor >= 0 ? load_relaxed(status + predecessor)
+                                    : uint64_t{TileStatus::kPrefix} << 32;
+        invalid |= TileStatus::flag_of(words[j]) == TileStatus::kInvalid;
+      }
+      if (!__any_sync(kFullWarp, invalid)) break;
       if constexpr (kRetryDelayNs > 0) __nanosleep(kRetryDelayNs);
     }
 
-    const unsigned prefix_lanes =
-        __ballot_sync(kFullWarp, TileStatus::flag_of(word) == TileStatus::kPrefix);
-    uint32_t value = TileStatus::value_of(word);
-    if (prefix_lanes != 0) {
-      const int nearest_prefix = __ffs(prefix_lanes) - 1;  // lowest lane = closest tile
-      if (lane > nearest_prefix) value = 0;
-      return exclusive + warp_reduce_sum(value);
+    // Each lane adds its words up to the nearest prefix of the window (if any), then one warp sum.
+    uint32_t lane_sum = 0;
+    bool found = false;
+#pragma unroll
+    for (int j = 0; j < kReads; ++j) {
+      if (found) break;
+      const unsigned prefix_lanes =
+          __ballot_sync(kFullWarp, TileStatus::flag_of(words[j]) == TileStatus::kPrefix);
+      uint32_t value = TileStatus::value_of(words[j]);
+      if (prefix_lanes != 0) {
+        const int nearest_prefix = __ffs(prefix_lanes) - 1;  // lowest lane = closest tile
+        if (lane > nearest_prefix) value = 0;
+        found = true;
+      }
+      lane_sum += value;
     }
-    exclusive += warp_reduce_sum(value);
-    predecessor -= kWarpThreads;
+    exclusive += warp_reduce_sum(lane_sum);
+    if (found) return exclusive;
+    nearest -= kWindowTiles;
   }
 }
 

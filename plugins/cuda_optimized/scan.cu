@@ -14,12 +14,14 @@ namespace {
 // 8, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried (docs/performance.md).
 // 32 items a thread beat 16 by 27 % at 2^28 with the tile size unchanged (4096 items).
 template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
-          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false>
+          TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false,
+          int kWindowTiles = kWarpThreads>
 struct ScanShape {
   static constexpr int kThreads = kThreadsPerBlock;
   static constexpr int kBlocksPerSm = kMinBlocksPerSm;
   static constexpr unsigned kLookbackRetryDelayNs = kDelayNs;  // sleep between window reads
   static constexpr TileOrder kTileOrder = kOrder;
+  static constexpr int kLookbackWindow = kWindowTiles;  // predecessors read per round trip
   using Layout = TileLayout<kThreads, kVectorsPerLane, kStreaming>;
   using Storage = TileScanStorage<Layout::kWarps>;
 };
@@ -61,7 +63,8 @@ __device__ __forceinline__ void scan_tile(const uint32_t* __restrict__ in,
   }
   if (warp == 0) {
     const uint32_t tile_prefix =
-        warp_tile_prefix<Shape::kLookbackRetryDelayNs>(status, tile, tile_total, lane);
+        warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
+                                                                               tile_total, lane);
     if (lane == 0) storage.tile_prefix = tile_prefix;
   }
   __syncthreads();
@@ -166,6 +169,9 @@ using ScanShape256x16Sleep400 = ScanShape<256, 4, 4, 400>;
 using ScanShapeBlockOrder = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex>;
 using ScanShapeStreaming = ScanShape<128, 8, 4, 100, TileOrder::kClaimed, true>;
 using ScanShapeBlockOrderStreaming = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, true>;
+using ScanShapeWindow64 = ScanShape<128, 8, 4, 100, TileOrder::kClaimed, false, 64>;
+using ScanShapeWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kClaimed, false, 128>;
+using ScanShapeBlockOrderWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
 }  // namespace plugbench::cuda::opt
 
 PLUGBENCH_KERNEL(
@@ -218,3 +224,10 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_streaming", ScanShapeStreaming,
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order_streaming", ScanShapeBlockOrderStreaming,
                              "decoupled_lookback with tile = block index and evict-first "
                              "loads and stores");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_window64", ScanShapeWindow64,
+                             "decoupled_lookback reading 64 predecessors per look-back step");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_window128", ScanShapeWindow128,
+                             "decoupled_lookback reading 128 predecessors per look-back step");
+PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order_window128", ScanShapeBlockOrderWindow128,
+                             "decoupled_lookback with tile = block index, reading 128 "
+                             "predecessors per look-back step");
