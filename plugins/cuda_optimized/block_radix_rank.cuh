@@ -23,15 +23,19 @@
 
 namespace plugbench::cuda::opt {
 
-template <int kThreads, int kItems>
+// Shared memory of the ranking: one row of digit counts per warp (the same for every match style).
+template <int kThreads>
+struct BlockRadixRankStorage {
+  uint32_t warp_digit_counts[kThreads / kWarpThreads][256];
+};
+
+template <int kThreads, int kItems, MatchStyle kMatch = MatchStyle::kPredicatedNot>
 struct BlockRadixRank {
   static constexpr int kDigits = 256;
   static constexpr int kWarps = kThreads / kWarpThreads;
   static_assert(kThreads == kDigits, "one thread per digit");
 
-  struct Storage {
-    uint32_t warp_digit_counts[kWarps][kDigits];
-  };
+  using Storage = BlockRadixRankStorage<kThreads>;
 
   // Step 0 (before step 1, no barrier needed: the row is private to the warp).
   __device__ __forceinline__ static void clear(Storage& storage, int warp, int lane) {
@@ -76,7 +80,8 @@ struct BlockRadixRank {
 #pragma unroll
     for (int u = 0; u < kItems; ++u) {
       const uint32_t digit = digit_of(u);
-      const unsigned peers = kWithInvalid ? warp_match_any<9>(digit) : warp_match_any<8>(digit);
+      const unsigned peers =
+          kWithInvalid ? warp_match_any<9, kMatch>(digit) : warp_match_any<8, kMatch>(digit);
       const int leader = kWarpThreads - 1 - __clz(peers);
       uint32_t first = 0;
       if (lane == leader && digit < kDigits) {

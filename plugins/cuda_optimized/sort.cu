@@ -35,14 +35,17 @@ constexpr uint32_t kLookbackPrefix = 1u << 31;  // count of the digit in this an
 constexpr uint32_t kLookbackValue = kLookbackAggregate - 1;
 constexpr uint64_t kSortMaxN = kLookbackValue;  // counts must fit in 30 bits
 
-using Rank = BlockRadixRank<kOnesweepThreads, kOnesweepItems>;
+template <MatchStyle kMatch>
+using RankOf = BlockRadixRank<kOnesweepThreads, kOnesweepItems, kMatch>;
 
-// The digit of a key. Volatile, so that the compiler re-extracts it where it is needed instead of
-// keeping all of a thread's digits alive across the ranking (it would cost a register per key).
+// The digit of a key. The shift is volatile, so that the compiler re-extracts the digit where it
+// is needed instead of keeping all of a thread's digits alive across the ranking (a register per
+// key); the mask is plain C++, so the compiler knows the digit is below kDigits. (bfe.u32 has no
+// sm_90 instruction: it became three, and hid the digit's range.)
 __device__ __forceinline__ uint32_t digit_at(uint32_t key, int shift) {
-  uint32_t digit;
-  asm volatile("bfe.u32 %0, %1, %2, 8;" : "=r"(digit) : "r"(key), "r"(shift));
-  return digit;
+  uint32_t shifted;
+  asm volatile("shr.b32 %0, %1, %2;" : "=r"(shifted) : "r"(key), "r"(shift));
+  return shifted & (kDigits - 1);
 }
 
 __global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
@@ -89,7 +92,7 @@ __global__ void __launch_bounds__(kDigits)
 
 struct OnesweepStorage {
   uint32_t keys[kOnesweepTileKeys];  // the tile, digit-sorted
-  Rank::Storage rank;
+  BlockRadixRankStorage<kOnesweepThreads> rank;
   uint32_t global_base[kDigits];  // output index of a digit's key = base[digit] + tile position
   BlockScan<kOnesweepThreads>::Storage scan;
   uint32_t tile;
@@ -128,7 +131,7 @@ __device__ __forceinline__ uint32_t lookback_digit(const uint32_t* status, uint3
 }
 
 // Agent: one tile of one pass.
-template <bool kFull>
+template <MatchStyle kMatch, bool kFull>
 __device__ __forceinline__ void onesweep_tile(const uint32_t* __restrict__ in,
                                               uint32_t* __restrict__ out, uint32_t tile,
                                               uint32_t valid, int shift,
@@ -151,6 +154,7 @@ __device__ __forceinline__ void onesweep_tile(const uint32_t* __restrict__ in,
     return digit_at(keys[u], shift);
   };
 
+  using Rank = RankOf<kMatch>;
   Rank::count(s.rank, digit_of, warp);
   __syncthreads();
 
@@ -164,7 +168,7 @@ __device__ __forceinline__ void onesweep_tile(const uint32_t* __restrict__ in,
   Rank::offsets(s.rank, digit, digit_start);
   __syncthreads();
 
-  Rank::rank<!kFull>(
+  Rank::template rank<!kFull>(
       s.rank, digit_of, [&](int u, uint32_t position) { s.keys[position] = keys[u]; }, warp, lane);
   __syncthreads();
 
@@ -188,6 +192,7 @@ __device__ __forceinline__ void onesweep_tile(const uint32_t* __restrict__ in,
   }
 }
 
+template <MatchStyle kMatch>
 __global__ void __launch_bounds__(kOnesweepThreads, kOnesweepBlocksPerSm)
     onesweep_kernel(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
                     int shift, const uint32_t* __restrict__ digit_offsets, uint32_t* status,
@@ -195,16 +200,16 @@ __global__ void __launch_bounds__(kOnesweepThreads, kOnesweepBlocksPerSm)
   __shared__ OnesweepStorage s;
   // Tiles are numbered in the order blocks start, so a look-back only waits for running blocks.
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
-  Rank::clear(s.rank, threadIdx.x / kWarpThreads, threadIdx.x % kWarpThreads);
+  RankOf<kMatch>::clear(s.rank, threadIdx.x / kWarpThreads, threadIdx.x % kWarpThreads);
   __syncthreads();
   const uint32_t tile = s.tile;
   const uint64_t tile_base = uint64_t{tile} * kOnesweepTileKeys;
   const uint32_t valid =
       static_cast<uint32_t>(n - tile_base < kOnesweepTileKeys ? n - tile_base : kOnesweepTileKeys);
   if (valid == kOnesweepTileKeys) {
-    onesweep_tile<true>(in, out, tile, valid, shift, digit_offsets, status, s);
+    onesweep_tile<kMatch, true>(in, out, tile, valid, shift, digit_offsets, status, s);
   } else {
-    onesweep_tile<false>(in, out, tile, valid, shift, digit_offsets, status, s);
+    onesweep_tile<kMatch, false>(in, out, tile, valid, shift, digit_offsets, status, s);
   }
 }
 
@@ -241,6 +246,7 @@ uint64_t sort_workspace(void*, const pb_problem& problem) {
 }
 
 // Device entry.
+template <MatchStyle kMatch>
 void sort_onesweep(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
@@ -267,7 +273,7 @@ void sort_onesweep(sdk::Call& call) {
   const uint32_t* source = keys;
   uint32_t* target = w.alternate;
   for (int pass = 0; pass < kPasses; ++pass) {
-    onesweep_kernel<<<static_cast<unsigned>(tile_count), kOnesweepThreads, 0, stream>>>(
+    onesweep_kernel<kMatch><<<static_cast<unsigned>(tile_count), kOnesweepThreads, 0, stream>>>(
         source, target, n, kRadixBits * pass, w.offsets + pass * kDigits,
         w.status + pass * tile_count * kDigits, w.tile_counters + pass);
     PB_CUDA_CHECK_LAUNCH();
@@ -280,10 +286,22 @@ void sort_onesweep(sdk::Call& call) {
 }  // namespace
 }  // namespace plugbench::cuda::opt
 
-PLUGBENCH_KERNEL({.workload = "sort",
-                  .variant = "onesweep",
-                  .description = "LSD radix, 8-bit digits: one histogram pass, then one kernel per "
-                                 "digit with warp-match ranking and decoupled look-back",
-                  .run = plugbench::cuda::opt::sort_onesweep,
-                  .workspace = plugbench::cuda::opt::sort_workspace,
-                  .max_n = plugbench::cuda::opt::kSortMaxN});
+PLUGBENCH_KERNEL(
+    {.workload = "sort",
+     .variant = "onesweep",
+     .description = "LSD radix, 8-bit digits: one histogram pass, then one kernel per "
+                    "digit with warp-match ranking and decoupled look-back",
+     .run = plugbench::cuda::opt::sort_onesweep<plugbench::cuda::opt::MatchStyle::kPredicatedNot>,
+     .workspace = plugbench::cuda::opt::sort_workspace,
+     .max_n = plugbench::cuda::opt::kSortMaxN});
+
+// The ranking as shipped until 2026-12-01: the same kernel with the match folded in C++ (7
+// instructions per digit bit instead of 4; docs/performance.md).
+PLUGBENCH_KERNEL(
+    {.workload = "sort",
+     .variant = "onesweep_select_match",
+     .description = "onesweep whose warp match folds each ballot with a select",
+     .run = plugbench::cuda::opt::sort_onesweep<plugbench::cuda::opt::MatchStyle::kSelect>,
+     .flags = PB_KERNEL_OPT_IN,
+     .workspace = plugbench::cuda::opt::sort_workspace,
+     .max_n = plugbench::cuda::opt::kSortMaxN});
