@@ -52,16 +52,40 @@ struct WarpHistogram {
   }
 };
 
+// kCopies sub-histograms per warp (1 shipped; 2 and 4 opt-in): lane l adds into copy l % kCopies,
+// so lanes holding one value split over the copies, and copy c starts c * 32 / kCopies words past
+// a multiple of 32, so one value in two copies never shares a bank. More than one copy needs more
+// than the 48 KiB of static shared memory a block may have: dynamic shared memory.
+template <int kCopies>
+struct HistogramLayout {
+  static constexpr int kPad = kCopies == 1 ? 0 : kWarpThreads / kCopies;
+  static constexpr int kStride = kBins + kPad;  // words per copy
+  static constexpr int kRows = kHistogramWarps * kCopies;
+  static constexpr int kWords = kRows * kStride;
+  static constexpr size_t kDynamicBytes = kCopies == 1 ? 0 : kWords * sizeof(unsigned);
+};
+
+template <int kCopies>
 __global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
     histogram_kernel(const unsigned char* __restrict__ pixels, uint64_t n,
                      unsigned* __restrict__ counts) {
-  __shared__ unsigned warp_bins[kHistogramWarps][kBins];
-  for (int i = threadIdx.x; i < kHistogramWarps * kBins; i += kHistogramThreads) {
-    (&warp_bins[0][0])[i] = 0;
+  using Layout = HistogramLayout<kCopies>;
+  unsigned* rows;     // every copy of every warp, Layout::kRows rows of Layout::kStride words
+  unsigned* own_row;  // the copy this lane adds into
+  if constexpr (kCopies == 1) {
+    __shared__ unsigned warp_bins[kHistogramWarps][kBins];
+    rows = &warp_bins[0][0];
+    own_row = warp_bins[threadIdx.x / kWarpThreads];
+  } else {
+    extern __shared__ unsigned copy_bins[];
+    rows = copy_bins;
+    own_row = copy_bins +
+              (threadIdx.x / kWarpThreads * kCopies + threadIdx.x % kCopies) * Layout::kStride;
   }
+  for (int i = threadIdx.x; i < Layout::kWords; i += kHistogramThreads) rows[i] = 0;
   __syncthreads();
 
-  const WarpHistogram histogram{warp_bins[threadIdx.x / 32]};
+  const WarpHistogram histogram{own_row};
   const uint4* vectors = reinterpret_cast<const uint4*>(pixels);
   const uint64_t vector_count = n / 16;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * kHistogramThreads;
@@ -91,12 +115,13 @@ __global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
   for (int bin = threadIdx.x; bin < kBins; bin += kHistogramThreads) {
     unsigned total = 0;
 #pragma unroll
-    for (int w = 0; w < kHistogramWarps; ++w) total += warp_bins[w][bin];
+    for (int row = 0; row < Layout::kRows; ++row) total += rows[row * Layout::kStride + bin];
     if (total != 0) atomicAdd(counts + bin, total);
   }
 }
 
 // Device entry.
+template <int kCopies>
 void histogram_warp_privatized(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
@@ -113,7 +138,13 @@ void histogram_warp_privatized(sdk::Call& call) {
   require_aligned(pixels, "pixels");
   const unsigned grid =
       grid_for(services, kHistogramBlocksPerSm, div_up(n / 16, kHistogramThreads));
-  histogram_kernel<<<grid, kHistogramThreads, 0, stream>>>(pixels, n, counts);
+  constexpr size_t kDynamicBytes = HistogramLayout<kCopies>::kDynamicBytes;
+  if constexpr (kDynamicBytes > 0) {
+    PB_CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel<kCopies>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(kDynamicBytes)));
+  }
+  histogram_kernel<kCopies><<<grid, kHistogramThreads, kDynamicBytes, stream>>>(pixels, n, counts);
   PB_CUDA_CHECK_LAUNCH();
 }
 
@@ -124,4 +155,19 @@ PLUGBENCH_KERNEL({.workload = "histogram",
                   .variant = "warp_privatized",
                   .description = "per-warp shared-memory histograms, 16-byte loads, flat vectors "
                                  "counted with one atomic",
-                  .run = plugbench::cuda::opt::histogram_warp_privatized});
+                  .run = plugbench::cuda::opt::histogram_warp_privatized<1>});
+
+// Opt-in: 2 and 4 sub-histograms per warp against the atomics that collide on the photo image
+// (docs/performance.md). Not yet measured on the GPU.
+PLUGBENCH_KERNEL({.workload = "histogram",
+                  .variant = "warp_privatized_2copies",
+                  .description = "warp_privatized with 2 sub-histograms per warp (lane parity), "
+                                 "bank-offset",
+                  .run = plugbench::cuda::opt::histogram_warp_privatized<2>,
+                  .flags = PB_KERNEL_OPT_IN});
+PLUGBENCH_KERNEL({.workload = "histogram",
+                  .variant = "warp_privatized_4copies",
+                  .description = "warp_privatized with 4 sub-histograms per warp (lane mod 4), "
+                                 "bank-offset",
+                  .run = plugbench::cuda::opt::histogram_warp_privatized<4>,
+                  .flags = PB_KERNEL_OPT_IN});
