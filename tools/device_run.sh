@@ -76,7 +76,9 @@ stage_sanitize() {
 # Nsight Compute over the kernels of one harness run (one sample each, warm caches): launch
 # statistics, occupancy, speed of light, warp stall reasons. Writes NAME.ncu-rep and NAME.csv.
 #   PLUGBENCH_NCU_KERNELS  kernel name filter (ncu --kernel-name), e.g. "regex:scan_kernel|DeviceScan"
-#   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40)
+#   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40), counted over every plugin of
+#                          the run in its order (cub first): profile one plugin per stage (-p) to
+#                          be sure each one's kernels are reached
 #   PLUGBENCH_NCU_SECTIONS the sections (default: the five above; e.g. add InstructionStats)
 # NAME-raw.csv holds every collected metric, one row per kernel (the warp stall reasons are there,
 # not on the details page).
