@@ -1,0 +1,96 @@
+// bulk_copy.cuh: whole-tile copies between global and shared memory by the copy engine of Hopper
+// (cp.async.bulk, sm_90): one thread starts a copy of many kilobytes, no registers hold the data,
+// and the block's threads wait on an mbarrier in shared memory for it to land. For older
+// architectures the functions compile to a trap: callers check the device first
+// (bulk_copy_supported) and refuse with a clear reason.
+#pragma once
+
+#include <cstdint>
+
+namespace plugbench::cuda::opt {
+
+inline bool bulk_copy_supported(int compute_capability_major) {
+  return compute_capability_major >= 9;
+}
+
+__device__ __forceinline__ uint32_t shared_address(const void* pointer) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// One thread: an mbarrier expecting `arrivals` arrivals, made visible to the copy engine.
+__device__ __forceinline__ void bulk_barrier_init(uint64_t* barrier, uint32_t arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(barrier)),
+               "r"(arrivals)
+               : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+// One thread: arrives on `barrier` expecting `bytes` more, and starts copying `bytes` (a multiple
+// of 16, both addresses 16-byte aligned) from global to shared memory; the barrier's phase
+// completes when they have landed.
+__device__ __forceinline__ void bulk_load(void* shared_destination, const void* global_source,
+                                          uint32_t bytes, uint64_t* barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                   shared_address(barrier)),
+               "r"(bytes)
+               : "memory");
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
+          "r"(shared_address(shared_destination)),
+      "l"(global_source), "r"(bytes), "r"(shared_address(barrier))
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
+// Every thread that reads the destination: waits until phase `phase` of `barrier` completes.
+__device__ __forceinline__ void bulk_wait(uint64_t* barrier, uint32_t phase) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint32_t done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+        "selp.u32 %0, 1, 0, p;\n\t}"
+        : "=r"(done)
+        : "r"(shared_address(barrier)), "r"(phase)
+        : "memory");
+  }
+#else
+  __trap();
+#endif
+}
+
+// Every thread that wrote the source of a bulk store, before the barrier that precedes the store:
+// its ordinary shared-memory writes become visible to the copy engine.
+__device__ __forceinline__ void bulk_fence_shared_writes() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+// One thread: copies `bytes` from shared to global memory and waits until the copy engine has
+// read the shared source (the block may then exit, or reuse it).
+__device__ __forceinline__ void bulk_store(void* global_destination, const void* shared_source,
+                                           uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+                   global_destination),
+               "r"(shared_address(shared_source)), "r"(bytes)
+               : "memory");
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+}  // namespace plugbench::cuda::opt
