@@ -23,15 +23,17 @@
 
 namespace plugbench::cuda::opt {
 
+inline constexpr int kRadixRankDigits = 256;  // 8-bit digits
+
 // Shared memory of the ranking: one row of digit counts per warp (the same for every match style).
 template <int kThreads>
 struct BlockRadixRankStorage {
-  uint32_t warp_digit_counts[kThreads / kWarpThreads][256];
+  uint32_t warp_digit_counts[kThreads / kWarpThreads][kRadixRankDigits];
 };
 
 template <int kThreads, int kItems, MatchStyle kMatch = MatchStyle::kPredicatedNot>
 struct BlockRadixRank {
-  static constexpr int kDigits = 256;
+  static constexpr int kDigits = kRadixRankDigits;
   static constexpr int kWarps = kThreads / kWarpThreads;
   static_assert(kThreads == kDigits, "one thread per digit");
 

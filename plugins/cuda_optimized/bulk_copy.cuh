@@ -35,10 +35,10 @@ __device__ __forceinline__ void bulk_barrier_init(uint64_t* barrier, uint32_t ar
 __device__ __forceinline__ void bulk_load(void* shared_destination, const void* global_source,
                                           uint32_t bytes, uint64_t* barrier) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                   shared_address(barrier)),
-               "r"(bytes)
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(barrier)),
+      "r"(bytes)
+      : "memory");
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
           "r"(shared_address(shared_destination)),
@@ -82,10 +82,10 @@ __device__ __forceinline__ void bulk_fence_shared_writes() {
 __device__ __forceinline__ void bulk_store(void* global_destination, const void* shared_source,
                                            uint32_t bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
-                   global_destination),
-               "r"(shared_address(shared_source)), "r"(bytes)
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(global_destination),
+      "r"(shared_address(shared_source)), "r"(bytes)
+      : "memory");
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
   asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #else

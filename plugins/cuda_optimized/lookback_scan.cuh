@@ -39,9 +39,8 @@ struct TileStatus {
 // aggregates up to the nearest prefix; if the window holds no prefix it adds all of them and moves
 // the window down. Between two reads of a window that is not ready the warp sleeps kRetryDelayNs:
 // spinning flat out on the few L2 lines where tiles are being published slows the publishers down
-// (CUB's look-back backs off the same way). A wider window covers more tiles per L2 round trip:
-// while a tile's prefix is far behind, the look-back's rate of tiles per round trip bounds the rate
-// at which tiles finish (docs/performance.md).
+// (CUB's look-back backs off the same way). Windows wider than a warp's 32 reads (opt-in) were
+// measured slower on the H200 (docs/performance.md, round 4).
 template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
 __device__ __forceinline__ uint32_t lookback_exclusive_prefix(const uint64_t* status,
                                                               uint32_t tile) {

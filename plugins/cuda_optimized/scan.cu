@@ -187,10 +187,11 @@ template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     scan_kernel_shared_tile(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
                             uint64_t* status, uint32_t* tile_counter) {
+  static_assert(Shape::kTileOrder == TileOrder::kClaimed,
+                "the claim's barrier is what publishes the mbarrier's initialization");
   __shared__ SharedTileScanStorage<Shape> storage;
   if (threadIdx.x == 0) bulk_barrier_init(&storage.loaded, 1);
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
-  if constexpr (Shape::kTileOrder == TileOrder::kBlockIndex) __syncthreads();  // the barrier's init
   if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
     scan_tile_in_shared<Shape, true>(in, out, n, tile, status, storage);
   } else {
