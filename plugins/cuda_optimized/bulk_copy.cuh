@@ -6,11 +6,20 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace plugbench::cuda::opt {
 
 inline bool bulk_copy_supported(int compute_capability_major) {
   return compute_capability_major >= 9;
+}
+
+// Host: why a kernel built on bulk copies cannot run on this GPU (empty when it can).
+inline std::string bulk_copy_unsupported_reason(const char* what, int major, int minor) {
+  if (bulk_copy_supported(major)) return {};
+  return std::string(what) +
+         " copies tiles with Hopper's bulk copies (sm_90 and later); this GPU is sm_" +
+         std::to_string(major) + std::to_string(minor);
 }
 
 __device__ __forceinline__ uint32_t shared_address(const void* pointer) {

@@ -5,6 +5,7 @@
 // coalesced run. The last tile writes the count. Entries of kept at or past the count are left
 // untouched.
 #include "block_tile_scan.cuh"
+#include "bulk_copy.cuh"
 #include "dispatch.cuh"
 
 namespace plugbench::cuda::opt {
@@ -106,6 +107,112 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   }
 }
 
+// The tile in shared memory instead of registers (opt-in "lookback_bulk", as in scan.cu): the
+// copy engine brings the whole tile in, and each warp packs its kept items in place at the start
+// of its own segment of the tile, so no second buffer is needed: a kept item only ever moves to an
+// earlier position, and chunk k's items land in chunks 0..k, which the warp has read by then. The
+// block writes the 4 packed runs out one after another. 16 KiB of shared memory a block, no items
+// in registers: 12 blocks per SM, against 8.
+template <class Shape>
+struct CompactSharedTileStorage {
+  alignas(128) uint32_t tile[Shape::Layout::kTileItems];
+  uint64_t loaded;  // mbarrier: phase 0 completes when the tile has landed
+  TileScanStorage<Shape::Layout::kWarps> scan;
+};
+
+template <class Shape, bool kFull>
+__device__ __forceinline__ void compact_tile_in_shared(const uint32_t* __restrict__ in,
+                                                       uint32_t* __restrict__ kept,
+                                                       unsigned long long* __restrict__ count,
+                                                       uint64_t n, uint32_t tile,
+                                                       uint32_t tile_count, uint64_t* status,
+                                                       CompactSharedTileStorage<Shape>& storage) {
+  using Layout = typename Shape::Layout;
+  constexpr uint32_t kTileBytes = Layout::kTileItems * sizeof(uint32_t);
+  const int lane = threadIdx.x % kWarpThreads;
+  const int warp = threadIdx.x / kWarpThreads;
+  const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
+  if constexpr (kFull) {
+    if (threadIdx.x == 0) bulk_load(storage.tile, in + tile_base, kTileBytes, &storage.loaded);
+    bulk_wait(&storage.loaded, 0);
+  } else {
+    // Items past n read as 0, so they are never kept.
+    const auto valid = static_cast<uint32_t>(n - tile_base);
+    for (uint32_t i = threadIdx.x; i < Layout::kTileItems; i += Shape::kThreads) {
+      storage.tile[i] = i < valid ? in[tile_base + i] : 0u;
+    }
+    __syncthreads();
+  }
+
+  // Lane `lane` owns items 4 lane .. 4 lane + 3 of each chunk of its warp's segment (TileLayout).
+  auto* vectors = reinterpret_cast<const uint4*>(storage.tile);
+  const int first_vector = warp * (Layout::kWarpItems / 4) + lane;
+  constexpr int kChunkVectors = Layout::kChunkItems / 4;
+  uint32_t chunk_counts[Layout::kVectors];
+#pragma unroll
+  for (int k = 0; k < Layout::kVectors; ++k) {
+    const uint4 v = vectors[first_vector + k * kChunkVectors];
+    chunk_counts[k] = (v.x != 0) + (v.y != 0) + (v.z != 0) + (v.w != 0);
+  }
+  uint32_t chunk_offsets[Layout::kVectors];
+  const uint32_t warp_total = warp_segment_scan(chunk_counts, chunk_offsets, lane);
+
+  // Pack in place: the whole warp reads chunk k before any lane writes into chunks 0..k.
+  uint32_t* segment = storage.tile + warp * Layout::kWarpItems;
+#pragma unroll
+  for (int k = 0; k < Layout::kVectors; ++k) {
+    const uint4 v = vectors[first_vector + k * kChunkVectors];
+    __syncwarp();
+    uint32_t position = chunk_offsets[k];
+    if (v.x != 0) segment[position++] = v.x;
+    if (v.y != 0) segment[position++] = v.y;
+    if (v.z != 0) segment[position++] = v.z;
+    if (v.w != 0) segment[position] = v.w;
+  }
+
+  if (lane == 0) storage.scan.warp_totals[warp] = warp_total;
+  __syncthreads();
+  uint32_t tile_total = 0;
+#pragma unroll
+  for (int w = 0; w < Layout::kWarps; ++w) tile_total += storage.scan.warp_totals[w];
+  if (warp == 0) {
+    const uint32_t tile_prefix =
+        warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
+                                                                               tile_total, lane);
+    if (lane == 0) {
+      storage.scan.tile_prefix = tile_prefix;
+      if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
+    }
+  }
+  __syncthreads();
+
+  uint32_t* destination = kept + storage.scan.tile_prefix;
+#pragma unroll
+  for (int w = 0; w < Layout::kWarps; ++w) {
+    const uint32_t run = storage.scan.warp_totals[w];
+    const uint32_t* packed = storage.tile + w * Layout::kWarpItems;
+    for (uint32_t i = threadIdx.x; i < run; i += Shape::kThreads) destination[i] = packed[i];
+    destination += run;
+  }
+}
+
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
+    compact_kernel_shared_tile(const uint32_t* __restrict__ in, uint32_t* __restrict__ kept,
+                               unsigned long long* __restrict__ count, uint64_t n,
+                               uint32_t tile_count, uint64_t* status, uint32_t* tile_counter) {
+  static_assert(Shape::kTileOrder == TileOrder::kClaimed,
+                "the claim's barrier is what publishes the mbarrier's initialization");
+  __shared__ CompactSharedTileStorage<Shape> storage;
+  if (threadIdx.x == 0) bulk_barrier_init(&storage.loaded, 1);
+  const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
+  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+    compact_tile_in_shared<Shape, true>(in, kept, count, n, tile, tile_count, status, storage);
+  } else {
+    compact_tile_in_shared<Shape, false>(in, kept, count, n, tile, tile_count, status, storage);
+  }
+}
+
 struct CompactWorkspace {
   uint32_t* tile_counter;
   uint64_t* status;
@@ -131,11 +238,16 @@ uint64_t compact_workspace(void*, const pb_problem& problem) {
   return compact_workspace_layout(nullptr, compact_tile_count<Shape>(problem.n)).bytes;
 }
 
-// Device entry.
-template <class Shape>
+// Device entry. kSharedTile: compact_kernel_shared_tile (Hopper's bulk copies).
+template <class Shape, bool kSharedTile = false>
 void compact_decoupled_lookback(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
+  if constexpr (kSharedTile) {
+    const std::string reason = bulk_copy_unsupported_reason(
+        "this compaction", services.properties().major, services.properties().minor);
+    if (!reason.empty()) throw sdk::unsupported(reason);
+  }
   const uint64_t n = call.n();
   auto* count = call.output<unsigned long long>(1);
   if (n == 0) {
@@ -151,8 +263,14 @@ void compact_decoupled_lookback(sdk::Call& call) {
     throw sdk::Failure(PB_ERROR, "compact: workspace smaller than asked for");
   }
   PB_CUDA_CHECK(cudaMemsetAsync(call.workspace<void>(), 0, w.bytes, stream));
-  compact_kernel<Shape><<<static_cast<unsigned>(tile_count), Shape::kThreads, 0, stream>>>(
-      in, kept, count, n, static_cast<uint32_t>(tile_count), w.status, w.tile_counter);
+  const auto grid = static_cast<unsigned>(tile_count);
+  if constexpr (kSharedTile) {
+    compact_kernel_shared_tile<Shape><<<grid, Shape::kThreads, 0, stream>>>(
+        in, kept, count, n, static_cast<uint32_t>(tile_count), w.status, w.tile_counter);
+  } else {
+    compact_kernel<Shape><<<grid, Shape::kThreads, 0, stream>>>(
+        in, kept, count, n, static_cast<uint32_t>(tile_count), w.status, w.tile_counter);
+  }
   PB_CUDA_CHECK_LAUNCH();
 }
 
@@ -175,6 +293,8 @@ using CompactShapeBlockOrderStreaming = CompactShape<128, 8, 4, 100, TileOrder::
 using CompactShapeWindow128 = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, false, 128>;
 using CompactShapeBlockOrderWindow128 =
     CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
+// The tile in shared memory (compact_kernel_shared_tile): 12 blocks per SM as in scan.cu.
+using CompactShapeSharedTile = CompactShape<128, 8, 12, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -230,3 +350,14 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_window128", CompactShapeWindow128,
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order_window128", CompactShapeBlockOrderWindow128,
                                 "decoupled_lookback with tile = block index, reading 128 "
                                 "predecessors per look-back step");
+PLUGBENCH_KERNEL(
+    {.workload = "compact",
+     .variant = "lookback_bulk",
+     .description = "decoupled_lookback with each 4096-item tile in shared memory, copied in by "
+                    "Hopper's bulk copies and packed in place, 12 blocks per SM",
+     .run = plugbench::cuda::opt::compact_decoupled_lookback<
+         plugbench::cuda::opt::CompactShapeSharedTile, true>,
+     .flags = PB_KERNEL_OPT_IN,
+     .workspace =
+         plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::CompactShapeSharedTile>,
+     .max_n = 0xffffffffull});

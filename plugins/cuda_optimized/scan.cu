@@ -229,11 +229,10 @@ template <class Shape, bool kSharedTile = false>
 void scan_decoupled_lookback(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
-  if (kSharedTile && !bulk_copy_supported(services.properties().major)) {
-    throw sdk::unsupported(
-        "this scan copies tiles with Hopper's bulk copies (sm_90 and later); "
-        "this GPU is sm_" +
-        std::to_string(services.properties().major) + std::to_string(services.properties().minor));
+  if constexpr (kSharedTile) {
+    const std::string reason = bulk_copy_unsupported_reason(
+        "this scan", services.properties().major, services.properties().minor);
+    if (!reason.empty()) throw sdk::unsupported(reason);
   }
   const uint64_t n = call.n();
   if (n == 0) return;
@@ -291,6 +290,11 @@ using ScanShapeWindow128Occupancy8 = ScanShape<128, 8, 8, 100, TileOrder::kClaim
 // kernel; and the same at the shipped 8 blocks, to tell the two effects apart.
 using ScanShapeSharedTile = ScanShape<128, 8, 12, 100>;
 using ScanShapeSharedTile8Blocks = ScanShape<128, 8, 8, 100>;
+using ScanShapeSharedTile10Blocks = ScanShape<128, 8, 10, 100>;  // 48 registers: no spill
+// Twice the tile (8192 items, 32 KiB) at half the blocks: the same bytes in flight, half the
+// look-backs.
+using ScanShapeSharedTile256x32 = ScanShape<256, 8, 6, 100>;
+using ScanShapeSharedTile128x64 = ScanShape<128, 16, 6, 100>;
 using ScanShapeBlockOrderWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
 }  // namespace plugbench::cuda::opt
 
@@ -367,3 +371,11 @@ PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk", ScanShapeSharedTile,
                                    "copied in and out by Hopper's bulk copies, 12 blocks per SM");
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_8blocks", ScanShapeSharedTile8Blocks,
                                    "lookback_bulk at the shipped kernel's 8 blocks per SM");
+PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_256x32", ScanShapeSharedTile256x32,
+                                   "lookback_bulk with 8192-item tiles (256 x 32), 6 blocks per "
+                                   "SM");
+PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_128x64", ScanShapeSharedTile128x64,
+                                   "lookback_bulk with 8192-item tiles (128 x 64), 6 blocks per "
+                                   "SM");
+PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_10blocks", ScanShapeSharedTile10Blocks,
+                                   "lookback_bulk at 10 blocks per SM (no spills)");
