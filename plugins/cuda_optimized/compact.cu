@@ -3,7 +3,8 @@
 // items, learns how many earlier tiles kept through decoupled look-back, packs its kept items in
 // order into shared memory (while warp 0 looks back) and writes them out as one contiguous,
 // coalesced run. The last tile writes the count. Entries of kept at or past the count are left
-// untouched.
+// untouched. Two variants ship: "decoupled_lookback" (the tile in registers, any GPU) and, faster
+// on sm_90 and later, "lookback_bulk" (the tile in shared memory, moved by Hopper's bulk copies).
 #include "block_tile_scan.cuh"
 #include "bulk_copy.cuh"
 #include "dispatch.cuh"
@@ -107,7 +108,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   }
 }
 
-// The tile in shared memory instead of registers (opt-in "lookback_bulk", as in scan.cu): the
+// The tile in shared memory instead of registers ("lookback_bulk", as in scan.cu): the
 // copy engine brings the whole tile in, and each warp packs its kept items in place at the start
 // of its own segment of the tile, so no second buffer is needed: a kept item only ever moves to an
 // earlier position, and chunk k's items land in chunks 0..k, which the warp has read by then. The
@@ -293,8 +294,11 @@ using CompactShapeBlockOrderStreaming = CompactShape<128, 8, 4, 100, TileOrder::
 using CompactShapeWindow128 = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, false, 128>;
 using CompactShapeBlockOrderWindow128 =
     CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
-// The tile in shared memory (compact_kernel_shared_tile): 12 blocks per SM as in scan.cu.
+// The tile in shared memory (compact_kernel_shared_tile, sm_90 and later): shipped, 4096 items,
+// 12 blocks per SM (0.567 ms at 2^28 half kept against 0.648 in registers and 0.593 for cub,
+// results/h200/bulk-shapes.json); and 8192 items at 6 blocks, scan's shipped bulk shape.
 using CompactShapeSharedTile = CompactShape<128, 8, 12, 100>;
+using CompactShapeSharedTile256x32 = CompactShape<256, 8, 6, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -354,10 +358,18 @@ PLUGBENCH_KERNEL(
     {.workload = "compact",
      .variant = "lookback_bulk",
      .description = "decoupled_lookback with each 4096-item tile in shared memory, copied in by "
-                    "Hopper's bulk copies and packed in place, 12 blocks per SM",
+                    "Hopper's bulk copies (sm_90+) and packed in place, 12 blocks per SM",
      .run = plugbench::cuda::opt::compact_decoupled_lookback<
          plugbench::cuda::opt::CompactShapeSharedTile, true>,
-     .flags = PB_KERNEL_OPT_IN,
      .workspace =
          plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::CompactShapeSharedTile>,
      .max_n = 0xffffffffull});
+PLUGBENCH_KERNEL({.workload = "compact",
+                  .variant = "lookback_bulk_256x32",
+                  .description = "lookback_bulk with 8192-item tiles (256 x 32), 6 blocks per SM",
+                  .run = plugbench::cuda::opt::compact_decoupled_lookback<
+                      plugbench::cuda::opt::CompactShapeSharedTile256x32, true>,
+                  .flags = PB_KERNEL_OPT_IN,
+                  .workspace = plugbench::cuda::opt::compact_workspace<
+                      plugbench::cuda::opt::CompactShapeSharedTile256x32>,
+                  .max_n = 0xffffffffull});

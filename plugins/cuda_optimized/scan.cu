@@ -3,7 +3,9 @@
 // each tile is read once with 16-byte loads (TileLayout), scanned in registers (shuffles within a
 // warp, shared memory between the 4 warps), offset by the sum of all earlier tiles found through
 // look-back by warp 0, and written once with 16-byte stores. Memory traffic: n reads + n writes,
-// nothing else but the tile status words.
+// nothing else but the tile status words. Two variants ship: "decoupled_lookback" (the tile in
+// registers, any GPU) and, faster on sm_90 and later, "lookback_bulk" (8192-item tiles in shared
+// memory, moved by Hopper's bulk copies).
 #include "block_tile_scan.cuh"
 #include "bulk_copy.cuh"
 #include "dispatch.cuh"
@@ -27,6 +29,10 @@ struct ScanShape {
   using Storage = TileScanStorage<Layout::kWarps>;
 };
 using DefaultScanShape = ScanShape<128, 8, 4, 100>;
+// The shipped shared-memory tile (scan_kernel_shared_tile, sm_90 and later): 8192 items (256
+// threads x 32, 32 KiB), 6 blocks per SM: the bytes in flight of 12 blocks of 4096 items with
+// half the look-backs (0.655 ms at 2^28 against 0.667, results/h200/bulk-shapes.json).
+using BulkScanShape = ScanShape<256, 8, 6, 100>;
 
 // Block step shared by both agents: from each warp's total, the offset of this warp's first item
 // in the whole scan: the sum of all earlier tiles (decoupled look-back by warp 0) and of the
@@ -109,11 +115,12 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   }
 }
 
-// The tile in shared memory instead of registers (opt-in "lookback_bulk"): one thread has the copy
+// The tile in shared memory instead of registers ("lookback_bulk"): one thread has the copy
 // engine bring the whole tile in (bulk_copy.cuh), the warps read it there for their chunk sums and
 // wait for the tile's prefix holding only those (8 per lane, not 32 items), then rewrite the tile
 // in place with its prefix sums, and one thread has it copied out. With no items held in
-// registers while a look-back waits, more tiles can wait at once (12 blocks per SM, against 8).
+// registers while a look-back waits, more tiles can wait at once (12 blocks of 4096 items per SM,
+// or 6 of 8192, against 8 blocks of 4096 in registers).
 template <class Shape>
 struct SharedTileScanStorage {
   alignas(128) uint32_t tile[Shape::Layout::kTileItems];
@@ -286,14 +293,11 @@ using ScanShapeWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kClaimed, false,
 // held to 64 so that only the window differs from the shipped kernel.
 using ScanShapeWindow128Occupancy8 = ScanShape<128, 8, 8, 100, TileOrder::kClaimed, false, 128>;
 // The tile in shared memory: no items held in registers, so 12 blocks per SM can run (40
-// registers: ptxas spills 20 bytes a thread; 56 without the cap), against 8 for the shipped
-// kernel; and the same at the shipped 8 blocks, to tell the two effects apart.
-using ScanShapeSharedTile = ScanShape<128, 8, 12, 100>;
+// registers: ptxas spills 20 bytes a thread; 56 without the cap), against 8 for the register
+// kernel; and the same at 8 and 10 blocks, to tell the effects apart.
+using ScanShapeSharedTile128x32 = ScanShape<128, 8, 12, 100>;
 using ScanShapeSharedTile8Blocks = ScanShape<128, 8, 8, 100>;
 using ScanShapeSharedTile10Blocks = ScanShape<128, 8, 10, 100>;  // 48 registers: no spill
-// Twice the tile (8192 items, 32 KiB) at half the blocks: the same bytes in flight, half the
-// look-backs.
-using ScanShapeSharedTile256x32 = ScanShape<256, 8, 6, 100>;
 using ScanShapeSharedTile128x64 = ScanShape<128, 16, 6, 100>;
 using ScanShapeBlockOrderWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
 }  // namespace plugbench::cuda::opt
@@ -305,6 +309,18 @@ PLUGBENCH_KERNEL(
                     "16-byte loads and stores, decoupled look-back by one warp",
      .run = plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::DefaultScanShape>,
      .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::DefaultScanShape>,
+     .max_n = uint64_t{1} << 40});
+
+// On sm_90 and later, the fastest: the tile never in registers (unsupported, with the reason,
+// on older GPUs; decoupled_lookback runs there).
+PLUGBENCH_KERNEL(
+    {.workload = "scan",
+     .variant = "lookback_bulk",
+     .description = "decoupled_lookback with each 8192-item tile (256 x 32) in shared memory, "
+                    "copied in and out by Hopper's bulk copies (sm_90+), 6 blocks per SM",
+     .run =
+         plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::BulkScanShape, true>,
+     .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::BulkScanShape>,
      .max_n = uint64_t{1} << 40});
 
 #define PLUGBENCH_SCAN_SHAPE_VARIANT(name, shape, text)                                   \
@@ -366,16 +382,13 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order_window128", ScanShapeBlockOrd
        .flags = PB_KERNEL_OPT_IN,                                                               \
        .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::shape>,          \
        .max_n = uint64_t{1} << 40})
-PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk", ScanShapeSharedTile,
-                                   "decoupled_lookback with each 4096-item tile in shared memory, "
-                                   "copied in and out by Hopper's bulk copies, 12 blocks per SM");
+PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_128x32", ScanShapeSharedTile128x32,
+                                   "lookback_bulk with 4096-item tiles (128 x 32), 12 blocks per "
+                                   "SM (named lookback_bulk until 2026-12-01)");
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_8blocks", ScanShapeSharedTile8Blocks,
-                                   "lookback_bulk at the shipped kernel's 8 blocks per SM");
-PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_256x32", ScanShapeSharedTile256x32,
-                                   "lookback_bulk with 8192-item tiles (256 x 32), 6 blocks per "
-                                   "SM");
+                                   "lookback_bulk_128x32 at the register kernel's 8 blocks per SM");
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_128x64", ScanShapeSharedTile128x64,
                                    "lookback_bulk with 8192-item tiles (128 x 64), 6 blocks per "
                                    "SM");
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_10blocks", ScanShapeSharedTile10Blocks,
-                                   "lookback_bulk at 10 blocks per SM (no spills)");
+                                   "lookback_bulk_128x32 at 10 blocks per SM (no spills)");
