@@ -112,8 +112,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
 // copy engine brings the whole tile in, and each warp packs its kept items in place at the start
 // of its own segment of the tile, so no second buffer is needed: a kept item only ever moves to an
 // earlier position, and chunk k's items land in chunks 0..k, which the warp has read by then. The
-// block writes the 4 packed runs out one after another. 16 KiB of shared memory a block, no items
-// in registers: 12 blocks per SM, against 8.
+// block writes its warps' packed runs out one after another. No items in registers, so more
+// tiles wait for their look-backs at once: 6 blocks of 8192 items per SM (or 12 of 4096), against
+// 8 blocks of 4096 in registers.
 template <class Shape>
 struct CompactSharedTileStorage {
   alignas(128) uint32_t tile[Shape::Layout::kTileItems];
@@ -294,11 +295,12 @@ using CompactShapeBlockOrderStreaming = CompactShape<128, 8, 4, 100, TileOrder::
 using CompactShapeWindow128 = CompactShape<128, 8, 4, 100, TileOrder::kClaimed, false, 128>;
 using CompactShapeBlockOrderWindow128 =
     CompactShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
-// The tile in shared memory (compact_kernel_shared_tile, sm_90 and later): shipped, 4096 items,
-// 12 blocks per SM (0.567 ms at 2^28 half kept against 0.648 in registers and 0.593 for cub,
-// results/h200/bulk-shapes.json); and 8192 items at 6 blocks, scan's shipped bulk shape.
-using CompactShapeSharedTile = CompactShape<128, 8, 12, 100>;
-using CompactShapeSharedTile256x32 = CompactShape<256, 8, 6, 100>;
+// The tile in shared memory (compact_kernel_shared_tile, sm_90 and later). Shipped: 8192 items
+// (256 x 32) at 6 blocks per SM, scan's bulk shape: at 2^28 0.546 / 0.405 / 0.735 ms with half,
+// 1 %, 99 % kept, against 0.561 / 0.424 / 0.760 for 4096 items at 12 blocks and 0.593 / 0.482 /
+// 0.744 for cub (results/h200/targets-scan-compact.json).
+using BulkCompactShape = CompactShape<256, 8, 6, 100>;
+using CompactShapeSharedTile128x32 = CompactShape<128, 8, 12, 100>;
 }  // namespace plugbench::cuda::opt
 
 // Counts travel as 32-bit look-back values, hence the limit on n.
@@ -354,22 +356,26 @@ PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_window128", CompactShapeWindow128,
 PLUGBENCH_COMPACT_SHAPE_VARIANT("lookback_block_order_window128", CompactShapeBlockOrderWindow128,
                                 "decoupled_lookback with tile = block index, reading 128 "
                                 "predecessors per look-back step");
+// On sm_90 and later, the fastest (unsupported, with the reason, on older GPUs; decoupled_lookback
+// runs there).
 PLUGBENCH_KERNEL(
     {.workload = "compact",
      .variant = "lookback_bulk",
-     .description = "decoupled_lookback with each 4096-item tile in shared memory, copied in by "
-                    "Hopper's bulk copies (sm_90+) and packed in place, 12 blocks per SM",
-     .run = plugbench::cuda::opt::compact_decoupled_lookback<
-         plugbench::cuda::opt::CompactShapeSharedTile, true>,
-     .workspace =
-         plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::CompactShapeSharedTile>,
+     .description = "decoupled_lookback with each 8192-item tile (256 x 32) in shared memory, "
+                    "copied in by Hopper's bulk copies (sm_90+) and packed in place, 6 blocks "
+                    "per SM",
+     .run = plugbench::cuda::opt::compact_decoupled_lookback<plugbench::cuda::opt::BulkCompactShape,
+                                                             true>,
+     .workspace = plugbench::cuda::opt::compact_workspace<plugbench::cuda::opt::BulkCompactShape>,
      .max_n = 0xffffffffull});
-PLUGBENCH_KERNEL({.workload = "compact",
-                  .variant = "lookback_bulk_256x32",
-                  .description = "lookback_bulk with 8192-item tiles (256 x 32), 6 blocks per SM",
-                  .run = plugbench::cuda::opt::compact_decoupled_lookback<
-                      plugbench::cuda::opt::CompactShapeSharedTile256x32, true>,
-                  .flags = PB_KERNEL_OPT_IN,
-                  .workspace = plugbench::cuda::opt::compact_workspace<
-                      plugbench::cuda::opt::CompactShapeSharedTile256x32>,
-                  .max_n = 0xffffffffull});
+PLUGBENCH_KERNEL(
+    {.workload = "compact",
+     .variant = "lookback_bulk_128x32",
+     .description = "lookback_bulk with 4096-item tiles (128 x 32), 12 blocks per SM (named "
+                    "lookback_bulk until 2026-12-01)",
+     .run = plugbench::cuda::opt::compact_decoupled_lookback<
+         plugbench::cuda::opt::CompactShapeSharedTile128x32, true>,
+     .flags = PB_KERNEL_OPT_IN,
+     .workspace = plugbench::cuda::opt::compact_workspace<
+         plugbench::cuda::opt::CompactShapeSharedTile128x32>,
+     .max_n = 0xffffffffull});
