@@ -1,6 +1,7 @@
 // test_fault_isolation.cpp: plugins that crash, abort, hang, eat memory or fault on the GPU, run by
 // the real harness beside good ones: the run completes, the good cells are ok and verified, each
 // bad cell says what happened, and the exit code tells crashes from wrong answers.
+#include "host_info.hpp"
 #include "plugin_loader.hpp"
 #include "results_json.hpp"
 #include "test_support.hpp"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 namespace plugbench {
@@ -275,11 +277,39 @@ TEST(FaultIsolation, InProcessModeRunsTheSameCells) {
 
 // With OMP_PROC_BIND set, libgomp pins the harness's first thread to one core; a worker started
 // from it must not inherit that one core, or an OpenMP plugin runs all its threads there.
+// This thread's CPUs as a user's shell would have them. Where OMP_PROC_BIND or OMP_PLACES was
+// already set when the test started (as in the GPU machine's batch script), libgomp pinned this
+// thread to one place, and a harness started from it would inherit that one place: the thread
+// takes back every CPU of the places, and gets its own mask again when the test ends.
+class UnpinnedThread {
+ public:
+  UnpinnedThread() {
+    CPU_ZERO(&own_);
+    sched_getaffinity(0, sizeof own_, &own_);
+    if (std::optional<cpu_set_t> places = openmp_place_cpus()) {
+      restore_ = sched_setaffinity(0, sizeof *places, &*places) == 0;
+    }
+  }
+  ~UnpinnedThread() {
+    if (restore_) sched_setaffinity(0, sizeof own_, &own_);
+  }
+  UnpinnedThread(const UnpinnedThread&) = delete;
+  UnpinnedThread& operator=(const UnpinnedThread&) = delete;
+
+  int cpus() const {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 0;
+  }
+
+ private:
+  cpu_set_t own_;
+  bool restore_ = false;
+};
+
 TEST(FaultIsolation, WorkersMayRunOnEveryCpuOfTheHarnessUnderOmpProcBind) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
-  const int cpus = CPU_COUNT(&allowed);
+  const UnpinnedThread thread;
+  const int cpus = thread.cpus();
   if (cpus < 2) {
     GTEST_SKIP() << "needs at least 2 CPUs to tell one core from all; this test has " << cpus;
   }
