@@ -70,7 +70,7 @@ stage_sanitize() {
       -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q "${matrix[@]}" >>"$log" 2>&1
     echo "$tool exit code $?" | tee -a "$log"
   done
-  grep -E "ERROR SUMMARY|exit code|cells:" "$log"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|exit code|cells:" "$log"
 }
 
 # Nsight Compute over the kernels of one harness run (one sample each, warm caches): launch
