@@ -102,4 +102,25 @@ __device__ __forceinline__ void bulk_store(void* global_destination, const void*
 #endif
 }
 
+// Every thread of a block of kThreads: tile `tile_items` 32-bit items starting at `tile_base` into
+// shared memory. kFull (the whole tile lies below n): one bulk copy, waited for on `loaded` (phase
+// 0, initialized for one arrival); otherwise item by item, items at or past n read as 0. Either way
+// the tile is visible to every thread of the block on return.
+template <int kThreads, int kTileItems, bool kFull>
+__device__ __forceinline__ void load_tile_to_shared(uint32_t* shared_tile,
+                                                    const uint32_t* __restrict__ in,
+                                                    uint64_t tile_base, uint64_t n,
+                                                    uint64_t* loaded) {
+  if constexpr (kFull) {
+    if (threadIdx.x == 0) bulk_load(shared_tile, in + tile_base, kTileItems * 4u, loaded);
+    bulk_wait(loaded, 0);
+  } else {
+    const auto valid = static_cast<uint32_t>(n - tile_base);
+    for (uint32_t i = threadIdx.x; i < kTileItems; i += kThreads) {
+      shared_tile[i] = i < valid ? in[tile_base + i] : 0u;
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace plugbench::cuda::opt

@@ -33,6 +33,22 @@ struct CompactShape {
 };
 using DefaultCompactShape = CompactShape<128, 8, 4, 100>;
 
+// Warp 0's part of a compaction tile once the tile's total is known: look back, note the tile's
+// prefix in shared memory for the block, and, in the last tile, write the count.
+template <class Shape>
+__device__ __forceinline__ void compact_tile_prefix(uint32_t tile, uint32_t tile_count,
+                                                    uint32_t tile_total, uint64_t* status,
+                                                    unsigned long long* __restrict__ count,
+                                                    int lane, uint32_t& tile_prefix_out) {
+  const uint32_t tile_prefix =
+      warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
+                                                                             tile_total, lane);
+  if (lane == 0) {
+    tile_prefix_out = tile_prefix;
+    if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
+  }
+}
+
 // Agent: one tile (see scan_tile in scan.cu for the claiming protocol).
 template <class Shape, bool kFull>
 __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
@@ -78,13 +94,8 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
     }
   }
   if (warp == 0) {
-    const uint32_t tile_prefix =
-        warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
-                                                                               tile_total, lane);
-    if (lane == 0) {
-      storage.scan.tile_prefix = tile_prefix;
-      if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
-    }
+    compact_tile_prefix<Shape>(tile, tile_count, tile_total, status, count, lane,
+                               storage.scan.tile_prefix);
   }
   __syncthreads();
 
@@ -130,21 +141,12 @@ __device__ __forceinline__ void compact_tile_in_shared(const uint32_t* __restric
                                                        uint32_t tile_count, uint64_t* status,
                                                        CompactSharedTileStorage<Shape>& storage) {
   using Layout = typename Shape::Layout;
-  constexpr uint32_t kTileBytes = Layout::kTileItems * sizeof(uint32_t);
   const int lane = threadIdx.x % kWarpThreads;
   const int warp = threadIdx.x / kWarpThreads;
   const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
-  if constexpr (kFull) {
-    if (threadIdx.x == 0) bulk_load(storage.tile, in + tile_base, kTileBytes, &storage.loaded);
-    bulk_wait(&storage.loaded, 0);
-  } else {
-    // Items past n read as 0, so they are never kept.
-    const auto valid = static_cast<uint32_t>(n - tile_base);
-    for (uint32_t i = threadIdx.x; i < Layout::kTileItems; i += Shape::kThreads) {
-      storage.tile[i] = i < valid ? in[tile_base + i] : 0u;
-    }
-    __syncthreads();
-  }
+  // Items past n read as 0, so they are never kept.
+  load_tile_to_shared<Shape::kThreads, Layout::kTileItems, kFull>(storage.tile, in, tile_base, n,
+                                                                  &storage.loaded);
 
   // Lane `lane` owns items 4 lane .. 4 lane + 3 of each chunk of its warp's segment (TileLayout).
   auto* vectors = reinterpret_cast<const uint4*>(storage.tile);
@@ -178,13 +180,8 @@ __device__ __forceinline__ void compact_tile_in_shared(const uint32_t* __restric
 #pragma unroll
   for (int w = 0; w < Layout::kWarps; ++w) tile_total += storage.scan.warp_totals[w];
   if (warp == 0) {
-    const uint32_t tile_prefix =
-        warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
-                                                                               tile_total, lane);
-    if (lane == 0) {
-      storage.scan.tile_prefix = tile_prefix;
-      if (tile == tile_count - 1) *count = uint64_t{tile_prefix} + tile_total;
-    }
+    compact_tile_prefix<Shape>(tile, tile_count, tile_total, status, count, lane,
+                               storage.scan.tile_prefix);
   }
   __syncthreads();
 

@@ -141,15 +141,8 @@ __device__ __forceinline__ void scan_tile_in_shared(const uint32_t* __restrict__
   const int warp = threadIdx.x / kWarpThreads;
   const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
   const uint32_t valid = kFull ? Layout::kTileItems : static_cast<uint32_t>(n - tile_base);
-  if constexpr (kFull) {
-    if (threadIdx.x == 0) bulk_load(storage.tile, in + tile_base, kTileBytes, &storage.loaded);
-    bulk_wait(&storage.loaded, 0);
-  } else {
-    for (uint32_t i = threadIdx.x; i < Layout::kTileItems; i += Shape::kThreads) {
-      storage.tile[i] = i < valid ? in[tile_base + i] : 0u;
-    }
-    __syncthreads();
-  }
+  load_tile_to_shared<Shape::kThreads, Layout::kTileItems, kFull>(storage.tile, in, tile_base, n,
+                                                                  &storage.loaded);
 
   // Lane `lane` owns items 4 lane .. 4 lane + 3 of each chunk of its warp's segment, as in
   // TileLayout: vector (segment start + k * chunk) / 4 + lane.
