@@ -13,8 +13,9 @@
 namespace plugbench::cuda::opt {
 namespace {
 
-// The tile shape and the look-back's back-off, as one type: the shipped variant is ScanShape<128,
-// 8, 4, 100>; the opt-in "lookback_*" variants are the other shapes tried (docs/performance.md).
+// The tile shape and the look-back's back-off, as one type: the shipped variants are
+// ScanShape<128, 8, 4, 100> in registers and BulkScanShape in shared memory; the opt-in
+// "lookback_*" variants are the other shapes tried (docs/performance.md).
 // 32 items a thread beat 16 by 27 % at 2^28 with the tile size unchanged (4096 items).
 template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
           TileOrder kOrder = TileOrder::kClaimed, bool kStreaming = false,
