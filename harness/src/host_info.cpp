@@ -2,6 +2,7 @@
 #include "host_info.hpp"
 
 #include <omp.h>
+#include <pthread.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -63,6 +64,17 @@ std::optional<cpu_set_t> openmp_place_cpus() {
   }
   if (CPU_COUNT(&cpus) == 0) return std::nullopt;
   return cpus;
+}
+
+ThreadOnAllPlaces::ThreadOnAllPlaces() {
+  std::optional<cpu_set_t> all = openmp_place_cpus();
+  if (!all) return;
+  if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
+  widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;
+}
+
+ThreadOnAllPlaces::~ThreadOnAllPlaces() {
+  if (widened_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
 }
 
 nlohmann::json process_cpu_description() {

@@ -11,8 +11,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -69,29 +67,6 @@ void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
 }
-
-// A spawned process inherits the CPU mask of the thread that spawns it. Under OMP_PROC_BIND that
-// thread is pinned to one core, and a worker started from it would run an OpenMP plugin's whole
-// team on that core (measured on the H200 host: openmp sort 2^28 7.6 s instead of 0.62 s). For the
-// spawn, the thread takes back every CPU of the places, then its own mask again.
-class SpawnOnAllPlaces {
- public:
-  SpawnOnAllPlaces() {
-    std::optional<cpu_set_t> all = openmp_place_cpus();
-    if (!all) return;
-    if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
-    widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;
-  }
-  ~SpawnOnAllPlaces() {
-    if (widened_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
-  }
-  SpawnOnAllPlaces(const SpawnOnAllPlaces&) = delete;
-  SpawnOnAllPlaces& operator=(const SpawnOnAllPlaces&) = delete;
-
- private:
-  cpu_set_t saved_{};
-  bool widened_ = false;
-};
 
 }  // namespace
 
@@ -163,7 +138,7 @@ WorkerPool::Worker WorkerPool::spawn() const {
   pid_t pid = -1;
   int result = 0;
   {
-    SpawnOnAllPlaces all_places;
+    const ThreadOnAllPlaces all_places;  // the worker gets every CPU of the places
     result = ::posix_spawn(&pid, executable.c_str(), &actions, &attributes, argv, environ);
   }
   posix_spawn_file_actions_destroy(&actions);

@@ -102,10 +102,10 @@ __device__ __forceinline__ void bulk_store(void* global_destination, const void*
 #endif
 }
 
-// Every thread of a block of kThreads: tile `tile_items` 32-bit items starting at `tile_base` into
-// shared memory. kFull (the whole tile lies below n): one bulk copy, waited for on `loaded` (phase
-// 0, initialized for one arrival); otherwise item by item, items at or past n read as 0. Either way
-// the tile is visible to every thread of the block on return.
+// Every thread of a block of kThreads: copies the kTileItems 32-bit items of `in` from `tile_base`
+// into shared memory. kFull (the whole tile lies below n): one bulk copy, waited for on `loaded`
+// (phase 0, initialized for one arrival); otherwise item by item, items at or past n read as 0.
+// Either way the tile is visible to every thread of the block on return.
 template <int kThreads, int kTileItems, bool kFull>
 __device__ __forceinline__ void load_tile_to_shared(uint32_t* shared_tile,
                                                     const uint32_t* __restrict__ in,

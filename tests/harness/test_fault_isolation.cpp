@@ -15,7 +15,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <thread>
 
 namespace plugbench {
@@ -277,39 +276,14 @@ TEST(FaultIsolation, InProcessModeRunsTheSameCells) {
 
 // With OMP_PROC_BIND set, libgomp pins the harness's first thread to one core; a worker started
 // from it must not inherit that one core, or an OpenMP plugin runs all its threads there.
-// This thread's CPUs as a user's shell would have them. Where OMP_PROC_BIND or OMP_PLACES was
-// already set when the test started (as in the GPU machine's batch script), libgomp pinned this
-// thread to one place, and a harness started from it would inherit that one place: the thread
-// takes back every CPU of the places, and gets its own mask again when the test ends.
-class UnpinnedThread {
- public:
-  UnpinnedThread() {
-    CPU_ZERO(&own_);
-    sched_getaffinity(0, sizeof own_, &own_);
-    if (std::optional<cpu_set_t> places = openmp_place_cpus()) {
-      restore_ = sched_setaffinity(0, sizeof *places, &*places) == 0;
-    }
-  }
-  ~UnpinnedThread() {
-    if (restore_) sched_setaffinity(0, sizeof own_, &own_);
-  }
-  UnpinnedThread(const UnpinnedThread&) = delete;
-  UnpinnedThread& operator=(const UnpinnedThread&) = delete;
-
-  int cpus() const {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 0;
-  }
-
- private:
-  cpu_set_t own_;
-  bool restore_ = false;
-};
-
 TEST(FaultIsolation, WorkersMayRunOnEveryCpuOfTheHarnessUnderOmpProcBind) {
-  const UnpinnedThread thread;
-  const int cpus = thread.cpus();
+  // The test's own CPUs as a user's shell has them: where OMP_PROC_BIND or OMP_PLACES was set
+  // when the tests started (the GPU machine's batch script), libgomp pinned this thread too.
+  const ThreadOnAllPlaces as_a_shell;
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  ASSERT_EQ(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+  const int cpus = CPU_COUNT(&allowed);
   if (cpus < 2) {
     GTEST_SKIP() << "needs at least 2 CPUs to tell one core from all; this test has " << cpus;
   }
