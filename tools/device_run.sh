@@ -6,6 +6,8 @@
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
 #   tools/device_run.sh ncu NAME [options...]      build + Nsight Compute over one harness run
+#   tools/device_run.sh probe [log2 n]             build + tools/probes/tile_copy_probe.cu (bulk
+#                                                  tile movement without look-back), probe.txt
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
@@ -79,7 +81,8 @@ stage_sanitize() {
 #   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40), counted over every plugin of
 #                          the run in its order (cub first): profile one plugin per stage (-p) to
 #                          be sure each one's kernels are reached
-#   PLUGBENCH_NCU_SECTIONS the sections (default: the five above; e.g. add InstructionStats)
+#   PLUGBENCH_NCU_SECTIONS the sections (default: the five above; e.g. add InstructionStats;
+#                          with SourceCounters, NAME-source.csv holds the sampled stalls per SASS line)
 # NAME-raw.csv holds every collected metric, one row per kernel (the warp stall reasons are there,
 # not on the details page).
 stage_ncu() {
@@ -102,7 +105,18 @@ stage_ncu() {
   echo "ncu $name exit code: $?"
   "$ncu_bin" --import "$OUT/$name.ncu-rep" --page details --csv >"$OUT/$name.csv" 2>>"$OUT/$name.log"
   "$ncu_bin" --import "$OUT/$name.ncu-rep" --page raw --csv >"$OUT/$name-raw.csv" 2>>"$OUT/$name.log"
+  # With the SourceCounters section: where in the SASS the warps stalled (sampled), per kernel.
+  if [[ " ${PLUGBENCH_NCU_SECTIONS:-} " == *" SourceCounters "* ]]; then
+    "$ncu_bin" --import "$OUT/$name.ncu-rep" --page source --print-source sass --csv \
+      >"$OUT/$name-source.csv" 2>>"$OUT/$name.log"
+  fi
   tail -3 "$OUT/$name.log"
+}
+
+stage_probe() {
+  nvcc -O3 -std=c++20 -arch=sm_90 -Iplugins/cuda_optimized tools/probes/tile_copy_probe.cu \
+    -o "$build_dir/tile_copy_probe" >"$OUT/probe-build.log" 2>&1 || { tail -20 "$OUT/probe-build.log"; return; }
+  "$build_dir/tile_copy_probe" "$@" | tee -a "$OUT/probe.txt"
 }
 
 stage_harness() {
@@ -129,6 +143,7 @@ while [[ $# -gt 0 ]]; do
     sanitize) stage_sanitize "${args[@]}" ;;
     harness) stage_harness "${args[@]}" ;;
     ncu) stage_ncu "${args[@]}" ;;
+    probe) stage_probe "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

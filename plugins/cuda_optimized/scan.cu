@@ -38,10 +38,17 @@ using BulkScanShape = ScanShape<256, 8, 6, 100>;
 // Block step shared by both agents: from each warp's total, the offset of this warp's first item
 // in the whole scan: the sum of all earlier tiles (decoupled look-back by warp 0) and of the
 // tile's earlier warps. Called by every thread of the block; two barriers.
-template <class Shape>
+// `while_looking_back` runs on every thread of warps 1, 2, ... between the two barriers, while warp
+// 0 looks back (the pipelined kernel publishes its next tile's aggregate there).
+struct NothingWhileLookingBack {
+  __device__ void operator()() const {}
+};
+
+template <class Shape, class WhileLookingBack = NothingWhileLookingBack>
 __device__ __forceinline__ uint32_t warp_offset_in_scan(uint32_t warp_total, int warp, int lane,
                                                         uint32_t tile, uint64_t* status,
-                                                        typename Shape::Storage& storage) {
+                                                        typename Shape::Storage& storage,
+                                                        WhileLookingBack while_looking_back = {}) {
   if (lane == 0) storage.warp_totals[warp] = warp_total;
   __syncthreads();
 
@@ -58,6 +65,8 @@ __device__ __forceinline__ uint32_t warp_offset_in_scan(uint32_t warp_total, int
         warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
                                                                                tile_total, lane);
     if (lane == 0) storage.tile_prefix = tile_prefix;
+  } else {
+    while_looking_back();
   }
   __syncthreads();
   return storage.tile_prefix + warp_prefix;
@@ -129,25 +138,25 @@ struct SharedTileScanStorage {
   typename Shape::Storage scan;
 };
 
-// kFull: the whole tile lies below n and moves by bulk copies; the last, partial tile is read and
-// written item by item (items past n read as 0 and are not written).
-template <class Shape, bool kFull>
-__device__ __forceinline__ void scan_tile_in_shared(const uint32_t* __restrict__ in,
-                                                    uint32_t* __restrict__ out, uint64_t n,
-                                                    uint32_t tile, uint64_t* status,
-                                                    SharedTileScanStorage<Shape>& storage) {
+// The tile `tile`, already in shared memory (`items`, visible to every thread): scanned in place
+// and written out. kFull: the whole tile lies below n and leaves by one bulk copy; the last,
+// partial tile is written item by item (items past n, read as 0, are not written).
+template <class Shape, bool kFull, class WhileLookingBack = NothingWhileLookingBack>
+__device__ __forceinline__ void scan_tile_held_in_shared(uint32_t* items,
+                                                         uint32_t* __restrict__ out, uint64_t n,
+                                                         uint32_t tile, uint64_t* status,
+                                                         typename Shape::Storage& storage,
+                                                         WhileLookingBack while_looking_back = {}) {
   using Layout = typename Shape::Layout;
   constexpr uint32_t kTileBytes = Layout::kTileItems * sizeof(uint32_t);
   const int lane = threadIdx.x % kWarpThreads;
   const int warp = threadIdx.x / kWarpThreads;
   const uint64_t tile_base = uint64_t{tile} * Layout::kTileItems;
   const uint32_t valid = kFull ? Layout::kTileItems : static_cast<uint32_t>(n - tile_base);
-  load_tile_to_shared<Shape::kThreads, Layout::kTileItems, kFull>(storage.tile, in, tile_base, n,
-                                                                  &storage.loaded);
 
   // Lane `lane` owns items 4 lane .. 4 lane + 3 of each chunk of its warp's segment, as in
   // TileLayout: vector (segment start + k * chunk) / 4 + lane.
-  auto* vectors = reinterpret_cast<uint4*>(storage.tile);
+  auto* vectors = reinterpret_cast<uint4*>(items);
   const int first_vector = warp * (Layout::kWarpItems / 4) + lane;
   constexpr int kChunkVectors = Layout::kChunkItems / 4;
   uint32_t chunk_sums[Layout::kVectors];
@@ -159,7 +168,7 @@ __device__ __forceinline__ void scan_tile_in_shared(const uint32_t* __restrict__
   uint32_t chunk_offsets[Layout::kVectors];
   const uint32_t warp_total = warp_segment_scan(chunk_sums, chunk_offsets, lane);
   const uint32_t base =
-      warp_offset_in_scan<Shape>(warp_total, warp, lane, tile, status, storage.scan);
+      warp_offset_in_scan<Shape>(warp_total, warp, lane, tile, status, storage, while_looking_back);
 #pragma unroll
   for (int k = 0; k < Layout::kVectors; ++k) {
     uint4& slot = vectors[first_vector + k * kChunkVectors];
@@ -174,13 +183,24 @@ __device__ __forceinline__ void scan_tile_in_shared(const uint32_t* __restrict__
   if constexpr (kFull) {
     bulk_fence_shared_writes();
     __syncthreads();
-    if (threadIdx.x == 0) bulk_store(out + tile_base, storage.tile, kTileBytes);
+    if (threadIdx.x == 0) bulk_store(out + tile_base, items, kTileBytes);
   } else {
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < valid; i += Shape::kThreads) {
-      out[tile_base + i] = storage.tile[i];
+      out[tile_base + i] = items[i];
     }
   }
+}
+
+template <class Shape, bool kFull>
+__device__ __forceinline__ void scan_tile_in_shared(const uint32_t* __restrict__ in,
+                                                    uint32_t* __restrict__ out, uint64_t n,
+                                                    uint32_t tile, uint64_t* status,
+                                                    SharedTileScanStorage<Shape>& storage) {
+  constexpr int kTileItems = Shape::Layout::kTileItems;
+  load_tile_to_shared<Shape::kThreads, kTileItems, kFull>(
+      storage.tile, in, uint64_t{tile} * kTileItems, n, &storage.loaded);
+  scan_tile_held_in_shared<Shape, kFull>(storage.tile, out, n, tile, status, storage.scan);
 }
 
 // As scan_kernel, every tile through shared memory.
@@ -197,6 +217,115 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     scan_tile_in_shared<Shape, true>(in, out, n, tile, status, storage);
   } else {
     scan_tile_in_shared<Shape, false>(in, out, n, tile, status, storage);
+  }
+}
+
+// Pipelined ("lookback_bulk_pipelined"): a persistent grid, two tile buffers per block. As a round
+// starts on tile t, thread 0 claims tile t + 1 and has the copy engine bring it into the other
+// buffer; while warp 0 looks back for tile t, the other warps wait for tile t + 1 to land and
+// publish its aggregate, so a tile's aggregate never waits for the look-back of the tile before
+// it (when it did, in a first version, every aggregate queued behind the previous look-backs and
+// the scan took 1.15 ms at 2^28). Why: ncu showed the one-tile blocks spending about half their
+// life waiting for the look-back holding an idle tile, and the same tile movement with no
+// look-back ran at 95 % of the copy rate (tools/probes/tile_copy_probe.cu).
+// No deadlock: a tile's aggregate waits only for its own load; prefixes follow as in scan_kernel.
+template <class Shape>
+struct PipelinedScanStorage {
+  alignas(128) uint32_t tile[2][Shape::Layout::kTileItems];
+  uint64_t loaded[2];   // mbarriers: buffer b's tile has landed
+  uint32_t claimed[2];  // the tile buffer b holds (or is receiving); >= tile_count: none left
+  uint32_t helper_totals[Shape::Layout::kWarps];
+  typename Shape::Storage scan;
+};
+
+template <class Shape>
+__device__ __forceinline__ bool is_full_tile(uint32_t tile, uint64_t n) {
+  return (uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n;
+}
+
+// One thread: claims the next tile for buffer b and, when it is a full one, starts its bulk load
+// (a partial tile is read item by item when its turn comes).
+template <class Shape>
+__device__ __forceinline__ void claim_and_start_load(const uint32_t* __restrict__ in, uint64_t n,
+                                                     uint32_t tile_count, uint32_t* tile_counter,
+                                                     PipelinedScanStorage<Shape>& storage, int b) {
+  constexpr int kTileItems = Shape::Layout::kTileItems;
+  const uint32_t tile = atomicAdd(tile_counter, 1u);
+  storage.claimed[b] = tile;
+  if (tile < tile_count && is_full_tile<Shape>(tile, n)) {
+    bulk_load(storage.tile[b], in + uint64_t{tile} * kTileItems, kTileItems * 4u,
+              &storage.loaded[b]);
+  }
+}
+
+// Every thread of warps 1, 2, ...: once the full tile in buffer b has landed (phase `phase` of its
+// barrier), its total, published as its aggregate (the tile's own look-back publishes it again).
+template <class Shape>
+__device__ __forceinline__ void publish_aggregate_early(PipelinedScanStorage<Shape>& storage, int b,
+                                                        uint32_t phase, uint64_t* status) {
+  constexpr int kHelperThreads = Shape::kThreads - kWarpThreads;
+  constexpr int kTileVectors = Shape::Layout::kTileItems / 4;
+  bulk_wait(&storage.loaded[b], phase);
+  const auto* vectors = reinterpret_cast<const uint4*>(storage.tile[b]);
+  uint32_t sum = 0;
+  for (int i = threadIdx.x - kWarpThreads; i < kTileVectors; i += kHelperThreads) {
+    const uint4 v = vectors[i];
+    sum += v.x + v.y + v.z + v.w;
+  }
+  sum = warp_reduce_sum(sum);
+  const int warp = threadIdx.x / kWarpThreads;
+  if (threadIdx.x % kWarpThreads == 0) storage.helper_totals[warp] = sum;
+  asm volatile("bar.sync 1, %0;" ::"r"(kHelperThreads) : "memory");  // warps 1, 2, ... only
+  if (threadIdx.x == kWarpThreads) {
+    uint32_t total = 0;
+#pragma unroll
+    for (int w = 1; w < Shape::Layout::kWarps; ++w) total += storage.helper_totals[w];
+    TileStatus::publish(status, storage.claimed[b], TileStatus::kAggregate, total);
+  }
+}
+
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
+    scan_kernel_pipelined(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
+                          uint64_t* status, uint32_t* tile_counter, uint32_t tile_count) {
+  static_assert(Shape::kTileOrder == TileOrder::kClaimed, "a persistent block claims its tiles");
+  static_assert(Shape::Layout::kWarps >= 2, "warps 1, 2, ... work while warp 0 looks back");
+  constexpr int kTileItems = Shape::Layout::kTileItems;
+  __shared__ PipelinedScanStorage<Shape> storage;
+  if (threadIdx.x == 0) {
+    bulk_barrier_init(&storage.loaded[0], 1);
+    bulk_barrier_init(&storage.loaded[1], 1);
+    claim_and_start_load<Shape>(in, n, tile_count, tile_counter, storage, 0);
+  }
+  __syncthreads();
+  uint32_t phases = 0;  // bit b: the phase of loaded[b] to wait for next
+  for (int b = 0;; b ^= 1) {
+    const uint32_t tile = storage.claimed[b];
+    if (tile >= tile_count) break;
+    // Buffer b ^ 1 is free: thread 0 stored its tile last round and waited until the copy engine
+    // had read it (the partial tile, stored item by item, is the last: no load follows it).
+    // claimed[b ^ 1] is read by all after this round's first barrier.
+    if (threadIdx.x == 0) {
+      claim_and_start_load<Shape>(in, n, tile_count, tile_counter, storage, b ^ 1);
+    }
+    auto next_aggregate = [&] {
+      const uint32_t next = storage.claimed[b ^ 1];
+      // Tile 0 is always the first tile of a block (claimed before any second one); a partial
+      // tile publishes in its own round.
+      if (next < tile_count && next != 0 && is_full_tile<Shape>(next, n)) {
+        publish_aggregate_early<Shape>(storage, b ^ 1, (phases >> (b ^ 1)) & 1u, status);
+      }
+    };
+    if (is_full_tile<Shape>(tile, n)) {
+      bulk_wait(&storage.loaded[b], (phases >> b) & 1u);
+      phases ^= 1u << b;
+      scan_tile_held_in_shared<Shape, true>(storage.tile[b], out, n, tile, status, storage.scan,
+                                            next_aggregate);
+    } else {
+      load_tile_to_shared<Shape::kThreads, kTileItems, false>(
+          storage.tile[b], in, uint64_t{tile} * kTileItems, n, nullptr);
+      scan_tile_held_in_shared<Shape, false>(storage.tile[b], out, n, tile, status, storage.scan);
+    }
   }
 }
 
@@ -225,12 +354,17 @@ uint64_t scan_workspace(void*, const pb_problem& problem) {
   return scan_workspace_layout(nullptr, scan_tile_count<Shape>(problem.n)).bytes;
 }
 
-// Device entry. kSharedTile: scan_kernel_shared_tile (Hopper's bulk copies) instead of scan_kernel.
-template <class Shape, bool kSharedTile = false>
+// Where a block keeps its tile: registers (scan_kernel, any GPU), shared memory (one tile per
+// block, scan_kernel_shared_tile) or two tiles in shared memory, pipelined (scan_kernel_pipelined);
+// the last two need Hopper's bulk copies.
+enum class ScanAgent { kRegisters, kSharedTile, kSharedPipelined };
+
+// Device entry.
+template <class Shape, ScanAgent kAgent = ScanAgent::kRegisters>
 void scan_decoupled_lookback(sdk::Call& call) {
   CudaServices& services = services_of(call);
   const cudaStream_t stream = services.stream();
-  if constexpr (kSharedTile) {
+  if constexpr (kAgent != ScanAgent::kRegisters) {
     const std::string reason = bulk_copy_unsupported_reason(
         "this scan", services.properties().major, services.properties().minor);
     if (!reason.empty()) throw sdk::unsupported(reason);
@@ -248,13 +382,16 @@ void scan_decoupled_lookback(sdk::Call& call) {
   }
   // Tile counter and every status word start at zero (kInvalid), on each run.
   PB_CUDA_CHECK(cudaMemsetAsync(call.workspace<void>(), 0, w.bytes, stream));
-  if constexpr (kSharedTile) {
+  const auto tiles = static_cast<unsigned>(tile_count);
+  if constexpr (kAgent == ScanAgent::kSharedPipelined) {
+    scan_kernel_pipelined<Shape>
+        <<<grid_for(services, Shape::kBlocksPerSm, tile_count), Shape::kThreads, 0, stream>>>(
+            in, out, n, w.status, w.tile_counter, tiles);
+  } else if constexpr (kAgent == ScanAgent::kSharedTile) {
     scan_kernel_shared_tile<Shape>
-        <<<static_cast<unsigned>(tile_count), Shape::kThreads, 0, stream>>>(in, out, n, w.status,
-                                                                            w.tile_counter);
+        <<<tiles, Shape::kThreads, 0, stream>>>(in, out, n, w.status, w.tile_counter);
   } else {
-    scan_kernel<Shape><<<static_cast<unsigned>(tile_count), Shape::kThreads, 0, stream>>>(
-        in, out, n, w.status, w.tile_counter);
+    scan_kernel<Shape><<<tiles, Shape::kThreads, 0, stream>>>(in, out, n, w.status, w.tile_counter);
   }
   PB_CUDA_CHECK_LAUNCH();
 }
@@ -294,6 +431,10 @@ using ScanShapeSharedTile8Blocks = ScanShape<128, 8, 8, 100>;
 using ScanShapeSharedTile10Blocks = ScanShape<128, 8, 10, 100>;  // 48 registers: no spill
 using ScanShapeSharedTile128x64 = ScanShape<128, 16, 6, 100>;
 using ScanShapeBlockOrderWindow128 = ScanShape<128, 8, 4, 100, TileOrder::kBlockIndex, false, 128>;
+// Pipelined (scan_kernel_pipelined), two buffers of 4096 or 2048 items a block (32 or 16 KiB).
+using ScanShapePipelined256x16 = ScanShape<256, 4, 6, 100>;
+using ScanShapePipelined128x32 = ScanShape<128, 8, 6, 100>;
+using ScanShapePipelined128x16 = ScanShape<128, 4, 12, 100>;
 }  // namespace plugbench::cuda::opt
 
 PLUGBENCH_KERNEL(
@@ -312,8 +453,8 @@ PLUGBENCH_KERNEL(
      .variant = "lookback_bulk",
      .description = "decoupled_lookback with each 8192-item tile (256 x 32) in shared memory, "
                     "copied in and out by Hopper's bulk copies (sm_90+), 6 blocks per SM",
-     .run =
-         plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::BulkScanShape, true>,
+     .run = plugbench::cuda::opt::scan_decoupled_lookback<
+         plugbench::cuda::opt::BulkScanShape, plugbench::cuda::opt::ScanAgent::kSharedTile>,
      .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::BulkScanShape>,
      .max_n = uint64_t{1} << 40});
 
@@ -367,14 +508,15 @@ PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_window128_8blocks", ScanShapeWindow128Occ
 PLUGBENCH_SCAN_SHAPE_VARIANT("lookback_block_order_window128", ScanShapeBlockOrderWindow128,
                              "decoupled_lookback with tile = block index, reading 128 "
                              "predecessors per look-back step");
-#define PLUGBENCH_SCAN_SHARED_TILE_VARIANT(name, shape, text)                                   \
-  PLUGBENCH_KERNEL(                                                                             \
-      {.workload = "scan",                                                                      \
-       .variant = name,                                                                         \
-       .description = text,                                                                     \
-       .run = plugbench::cuda::opt::scan_decoupled_lookback<plugbench::cuda::opt::shape, true>, \
-       .flags = PB_KERNEL_OPT_IN,                                                               \
-       .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::shape>,          \
+#define PLUGBENCH_SCAN_SHARED_TILE_VARIANT(name, shape, text)                          \
+  PLUGBENCH_KERNEL(                                                                    \
+      {.workload = "scan",                                                             \
+       .variant = name,                                                                \
+       .description = text,                                                            \
+       .run = plugbench::cuda::opt::scan_decoupled_lookback<                           \
+           plugbench::cuda::opt::shape, plugbench::cuda::opt::ScanAgent::kSharedTile>, \
+       .flags = PB_KERNEL_OPT_IN,                                                      \
+       .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::shape>, \
        .max_n = uint64_t{1} << 40})
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_128x32", ScanShapeSharedTile128x32,
                                    "lookback_bulk with 4096-item tiles (128 x 32), 12 blocks per "
@@ -386,3 +528,23 @@ PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_128x64", ScanShapeSharedTile12
                                    "SM");
 PLUGBENCH_SCAN_SHARED_TILE_VARIANT("lookback_bulk_10blocks", ScanShapeSharedTile10Blocks,
                                    "lookback_bulk_128x32 at 10 blocks per SM (no spills)");
+#define PLUGBENCH_SCAN_PIPELINED_VARIANT(name, shape, text)                                 \
+  PLUGBENCH_KERNEL(                                                                         \
+      {.workload = "scan",                                                                  \
+       .variant = name,                                                                     \
+       .description = text,                                                                 \
+       .run = plugbench::cuda::opt::scan_decoupled_lookback<                                \
+           plugbench::cuda::opt::shape, plugbench::cuda::opt::ScanAgent::kSharedPipelined>, \
+       .flags = PB_KERNEL_OPT_IN,                                                           \
+       .workspace = plugbench::cuda::opt::scan_workspace<plugbench::cuda::opt::shape>,      \
+       .max_n = uint64_t{1} << 40})
+PLUGBENCH_SCAN_PIPELINED_VARIANT("lookback_bulk_pipelined", ScanShapePipelined256x16,
+                                 "persistent blocks, two 4096-item tiles (256 x 16) in shared "
+                                 "memory: the next tile loads, and warps 1-7 publish its "
+                                 "aggregate, while warp 0 looks back (sm_90+), 6 blocks per SM");
+PLUGBENCH_SCAN_PIPELINED_VARIANT("lookback_bulk_pipelined_128x32", ScanShapePipelined128x32,
+                                 "lookback_bulk_pipelined with 128 x 32-item tiles, 6 blocks per "
+                                 "SM");
+PLUGBENCH_SCAN_PIPELINED_VARIANT("lookback_bulk_pipelined_2048", ScanShapePipelined128x16,
+                                 "lookback_bulk_pipelined with two 2048-item tiles (128 x 16), 12 "
+                                 "blocks per SM");
