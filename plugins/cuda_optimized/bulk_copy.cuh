@@ -76,24 +76,6 @@ __device__ __forceinline__ void bulk_wait(uint64_t* barrier, uint32_t phase) {
 #endif
 }
 
-// Without waiting: whether phase `phase` of `barrier` has completed (a thread that sees true may
-// read the destination).
-__device__ __forceinline__ bool bulk_landed(uint64_t* barrier, uint32_t phase) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  uint32_t done = 0;
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-      "selp.u32 %0, 1, 0, p;\n\t}"
-      : "=r"(done)
-      : "r"(shared_address(barrier)), "r"(phase)
-      : "memory");
-  return done != 0;
-#else
-  __trap();
-#endif
-}
-
 // Every thread that wrote the source of a bulk store, before the barrier that precedes the store:
 // its ordinary shared-memory writes become visible to the copy engine.
 __device__ __forceinline__ void bulk_fence_shared_writes() {

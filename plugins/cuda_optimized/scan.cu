@@ -38,12 +38,10 @@ using BulkScanShape = ScanShape<256, 8, 6, 100>;
 // Block step shared by both agents: from each warp's total, the offset of this warp's first item
 // in the whole scan: the sum of all earlier tiles (decoupled look-back by warp 0) and of the
 // tile's earlier warps. Called by every thread of the block; two barriers.
-// `while_looking_back.others()` runs on every thread of warps 1, 2, ... between the two barriers,
-// while warp 0 looks back, and `while_looking_back.look_back_done()` on lane 0 of warp 0 once it
-// has the prefix (the pipelined kernel publishes its next tile's aggregate meanwhile).
+// `while_looking_back` runs on every thread of warps 1, 2, ... between the two barriers, while warp
+// 0 looks back (the pipelined kernel publishes its next tile's aggregate there).
 struct NothingWhileLookingBack {
-  __device__ void others() const {}
-  __device__ void look_back_done() const {}
+  __device__ void operator()() const {}
 };
 
 template <class Shape, class WhileLookingBack = NothingWhileLookingBack>
@@ -66,12 +64,9 @@ __device__ __forceinline__ uint32_t warp_offset_in_scan(uint32_t warp_total, int
     const uint32_t tile_prefix =
         warp_tile_prefix<Shape::kLookbackRetryDelayNs, Shape::kLookbackWindow>(status, tile,
                                                                                tile_total, lane);
-    if (lane == 0) {
-      storage.tile_prefix = tile_prefix;
-      while_looking_back.look_back_done();
-    }
+    if (lane == 0) storage.tile_prefix = tile_prefix;
   } else {
-    while_looking_back.others();
+    while_looking_back();
   }
   __syncthreads();
   return storage.tile_prefix + warp_prefix;
@@ -234,19 +229,12 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
 // life waiting for the look-back holding an idle tile, and the same tile movement with no
 // look-back ran at 95 % of the copy rate (tools/probes/tile_copy_probe.cu).
 // No deadlock: a tile's aggregate waits only for its own load; prefixes follow as in scan_kernel.
-// A barrier for `threads` threads (whole warps) only, under its own id (0 is __syncthreads's).
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
 template <class Shape>
 struct PipelinedScanStorage {
   alignas(128) uint32_t tile[2][Shape::Layout::kTileItems];
   uint64_t loaded[2];   // mbarriers: buffer b's tile has landed
   uint32_t claimed[2];  // the tile buffer b holds (or is receiving); >= tile_count: none left
   uint32_t helper_totals[Shape::Layout::kWarps];
-  uint32_t look_back_round;  // the last round whose look-back is done (rounds count from 1)
-  uint32_t next_landed;      // this round: the next tile landed before the look-back was done
   typename Shape::Storage scan;
 };
 
@@ -287,7 +275,7 @@ __device__ __forceinline__ void publish_aggregate_early(PipelinedScanStorage<Sha
   sum = warp_reduce_sum(sum);
   const int warp = threadIdx.x / kWarpThreads;
   if (threadIdx.x % kWarpThreads == 0) storage.helper_totals[warp] = sum;
-  named_barrier_sync(1, kHelperThreads);  // warps 1, 2, ... only
+  asm volatile("bar.sync 1, %0;" ::"r"(kHelperThreads) : "memory");  // warps 1, 2, ... only
   if (threadIdx.x == kWarpThreads) {
     uint32_t total = 0;
 #pragma unroll
@@ -295,44 +283,6 @@ __device__ __forceinline__ void publish_aggregate_early(PipelinedScanStorage<Sha
     TileStatus::publish(status, storage.claimed[b], TileStatus::kAggregate, total);
   }
 }
-
-// What the pipelined block does while warp 0 looks back for the current tile:
-// thread 32 waits until the next tile (buffer `next`) has landed or the look-back is done,
-// whichever comes first; if the tile landed, warps 1, 2, ... publish its aggregate. Either way
-// the round never waits for the next tile, so the current one leaves as soon as it has its prefix.
-template <class Shape>
-struct PublishNextAggregate {
-  PipelinedScanStorage<Shape>& storage;
-  uint64_t* status;
-  uint32_t tile_count;
-  uint64_t n;
-  int next;        // the buffer the next tile lands in
-  uint32_t phase;  // the phase of loaded[next] that brings it
-  uint32_t round;
-
-  // Read after the round's first barrier (thread 0 claims the next tile before it).
-  __device__ bool next_is_early_candidate() const {
-    const uint32_t tile = storage.claimed[next];
-    // Tile 0 is always a block's first tile (claimed before any second one); a partial tile
-    // publishes in its own round.
-    return tile < tile_count && tile != 0 && is_full_tile<Shape>(tile, n);
-  }
-  __device__ void look_back_done() const {
-    *static_cast<volatile uint32_t*>(&storage.look_back_round) = round;
-  }
-  __device__ void others() const {
-    if (!next_is_early_candidate()) return;
-    constexpr int kHelperThreads = Shape::kThreads - kWarpThreads;
-    if (threadIdx.x == kWarpThreads) {
-      const volatile uint32_t& done = storage.look_back_round;
-      bool landed = bulk_landed(&storage.loaded[next], phase);
-      while (!landed && done != round) landed = bulk_landed(&storage.loaded[next], phase);
-      storage.next_landed = landed;
-    }
-    named_barrier_sync(1, kHelperThreads);
-    if (storage.next_landed) publish_aggregate_early<Shape>(storage, next, phase, status);
-  }
-};
 
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
@@ -345,13 +295,11 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   if (threadIdx.x == 0) {
     bulk_barrier_init(&storage.loaded[0], 1);
     bulk_barrier_init(&storage.loaded[1], 1);
-    storage.look_back_round = 0;
     claim_and_start_load<Shape>(in, n, tile_count, tile_counter, storage, 0);
   }
   __syncthreads();
   uint32_t phases = 0;  // bit b: the phase of loaded[b] to wait for next
-  uint32_t round = 1;
-  for (int b = 0;; b ^= 1, ++round) {
+  for (int b = 0;; b ^= 1) {
     const uint32_t tile = storage.claimed[b];
     if (tile >= tile_count) break;
     // Buffer b ^ 1 is free: thread 0 stored its tile last round and waited until the copy engine
@@ -360,13 +308,19 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     if (threadIdx.x == 0) {
       claim_and_start_load<Shape>(in, n, tile_count, tile_counter, storage, b ^ 1);
     }
+    auto next_aggregate = [&] {
+      const uint32_t next = storage.claimed[b ^ 1];
+      // Tile 0 is always the first tile of a block (claimed before any second one); a partial
+      // tile publishes in its own round.
+      if (next < tile_count && next != 0 && is_full_tile<Shape>(next, n)) {
+        publish_aggregate_early<Shape>(storage, b ^ 1, (phases >> (b ^ 1)) & 1u, status);
+      }
+    };
     if (is_full_tile<Shape>(tile, n)) {
       bulk_wait(&storage.loaded[b], (phases >> b) & 1u);
       phases ^= 1u << b;
-      const PublishNextAggregate<Shape> meanwhile{
-          storage, status, tile_count, n, b ^ 1, (phases >> (b ^ 1)) & 1u, round};
       scan_tile_held_in_shared<Shape, true>(storage.tile[b], out, n, tile, status, storage.scan,
-                                            meanwhile);
+                                            next_aggregate);
     } else {
       load_tile_to_shared<Shape::kThreads, kTileItems, false>(
           storage.tile[b], in, uint64_t{tile} * kTileItems, n, nullptr);
