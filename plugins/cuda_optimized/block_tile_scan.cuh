@@ -112,6 +112,13 @@ struct TileScanStorage {
 // relies on blocks starting in index order, as CUB's single-pass scan does.
 enum class TileOrder { kClaimed, kBlockIndex };
 
+// Whether tile `tile` of a Shape lies wholly below n (moves by 16-byte or bulk copies); only the
+// last tile may not.
+template <class Shape>
+__device__ __forceinline__ bool is_full_tile(uint32_t tile, uint64_t n) {
+  return (uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n;
+}
+
 template <TileOrder kOrder>
 __device__ __forceinline__ uint32_t tile_of_block(uint32_t* tile_counter, uint32_t& claimed) {
   if constexpr (kOrder == TileOrder::kBlockIndex) {

@@ -86,20 +86,37 @@ __device__ __forceinline__ void bulk_fence_shared_writes() {
 #endif
 }
 
-// One thread: copies `bytes` from shared to global memory and waits until the copy engine has
-// read the shared source (the block may then exit, or reuse it).
-__device__ __forceinline__ void bulk_store(void* global_destination, const void* shared_source,
-                                           uint32_t bytes) {
+// One thread: starts copying `bytes` from shared to global memory (committed as one bulk group of
+// this thread); the shared source must stay until bulk_wait_stores_read.
+__device__ __forceinline__ void bulk_store_async(void* global_destination,
+                                                 const void* shared_source, uint32_t bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile(
       "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(global_destination),
       "r"(shared_address(shared_source)), "r"(bytes)
       : "memory");
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+// The thread that started them: waits until the copy engine has read the sources of all its bulk
+// stores (the block may then exit, or reuse them).
+__device__ __forceinline__ void bulk_wait_stores_read() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 #else
   __trap();
 #endif
+}
+
+// One thread: copies `bytes` from shared to global memory and waits until the copy engine has
+// read the shared source.
+__device__ __forceinline__ void bulk_store(void* global_destination, const void* shared_source,
+                                           uint32_t bytes) {
+  bulk_store_async(global_destination, shared_source, bytes);
+  bulk_wait_stores_read();
 }
 
 // Every thread of a block of kThreads: copies the kTileItems 32-bit items of `in` from `tile_base`

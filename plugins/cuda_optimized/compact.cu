@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
                    uint64_t* status, uint32_t* tile_counter) {
   __shared__ typename Shape::Storage storage;
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
-  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+  if (is_full_tile<Shape>(tile, n)) {
     compact_tile<Shape, true>(in, kept, count, n, tile, tile_count, status, storage);
   } else {
     compact_tile<Shape, false>(in, kept, count, n, tile, tile_count, status, storage);
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   __shared__ CompactSharedTileStorage<Shape> storage;
   if (threadIdx.x == 0) bulk_barrier_init(&storage.loaded, 1);
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
-  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+  if (is_full_tile<Shape>(tile, n)) {
     compact_tile_in_shared<Shape, true>(in, kept, count, n, tile, tile_count, status, storage);
   } else {
     compact_tile_in_shared<Shape, false>(in, kept, count, n, tile, tile_count, status, storage);

@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
                 uint64_t* status, uint32_t* tile_counter) {
   __shared__ typename Shape::Storage storage;
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.next_tile);
-  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+  if (is_full_tile<Shape>(tile, n)) {
     scan_tile<Shape, true>(in, out, n, tile, status, storage);
   } else {
     scan_tile<Shape, false>(in, out, n, tile, status, storage);
@@ -213,7 +213,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   __shared__ SharedTileScanStorage<Shape> storage;
   if (threadIdx.x == 0) bulk_barrier_init(&storage.loaded, 1);
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
-  if ((uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n) {
+  if (is_full_tile<Shape>(tile, n)) {
     scan_tile_in_shared<Shape, true>(in, out, n, tile, status, storage);
   } else {
     scan_tile_in_shared<Shape, false>(in, out, n, tile, status, storage);
@@ -238,11 +238,6 @@ struct PipelinedScanStorage {
   uint32_t helper_totals[Shape::Layout::kWarps];
   typename Shape::Storage scan;
 };
-
-template <class Shape>
-__device__ __forceinline__ bool is_full_tile(uint32_t tile, uint64_t n) {
-  return (uint64_t{tile} + 1) * Shape::Layout::kTileItems <= n;
-}
 
 // One thread: claims the next tile for buffer b and, when it is a full one, starts its bulk load
 // (a partial tile is read item by item when its turn comes).

@@ -27,8 +27,9 @@ using plugbench::cuda::opt::bulk_barrier_init;
 using plugbench::cuda::opt::bulk_fence_shared_writes;
 using plugbench::cuda::opt::bulk_load;
 using plugbench::cuda::opt::bulk_store;
+using plugbench::cuda::opt::bulk_store_async;
 using plugbench::cuda::opt::bulk_wait;
-using plugbench::cuda::opt::shared_address;
+using plugbench::cuda::opt::bulk_wait_stores_read;
 
 #define CHECK(call)                                                                   \
   do {                                                                                \
@@ -90,19 +91,6 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
   if (threadIdx.x == 0) bulk_store(out + base, tile, kTileItems * 4);
 }
 
-__device__ __forceinline__ void bulk_store_no_wait(void* global_destination,
-                                                   const void* shared_source, uint32_t bytes) {
-  asm volatile(
-      "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(global_destination),
-      "r"(shared_address(shared_source)), "r"(bytes)
-      : "memory");
-  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-
-__device__ __forceinline__ void bulk_wait_stores_read() {
-  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-}
-
 // Persistent: the block claims tiles one after another and keeps the next tile's load in flight
 // while it rewrites and stores the current one.
 template <int kThreads, int kTileItems, int kBlocksPerSm>
@@ -139,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     bulk_fence_shared_writes();
     __syncthreads();  // also publishes claimed[b ^ 1]
     if (threadIdx.x == 0) {
-      bulk_store_no_wait(out + uint64_t{tile} * kTileItems, buffer[b], kTileItems * 4);
+      bulk_store_async(out + uint64_t{tile} * kTileItems, buffer[b], kTileItems * 4);
     }
   }
   if (threadIdx.x == 0) bulk_wait_stores_read();
