@@ -8,6 +8,9 @@
 #   tools/device_run.sh ncu NAME [options...]      build + Nsight Compute over one harness run
 #   tools/device_run.sh probe [log2 n]             build + tools/probes/tile_copy_probe.cu (bulk
 #                                                  tile movement without look-back), probe.txt
+#   tools/device_run.sh measure-probes NAME [opts] the standalone measurement probes
+#                                                  (tools/probes/README.md): NAME-host.csv and
+#                                                  NAME-gpu.csv, options given to both
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
@@ -131,6 +134,20 @@ stage_harness() {
   tail -5 "$OUT/$name.err"
 }
 
+# The host and GPU measurement probes, beside which the harness's figures are checked.
+stage_measure_probes() {
+  local name="$1"
+  shift
+  g++ -O3 -std=c++20 -fopenmp tools/probes/host_measure_probe.cpp -o "$build_dir/host_measure_probe" \
+    >"$OUT/$name-build.log" 2>&1 || { tail -20 "$OUT/$name-build.log"; return; }
+  nvcc -O3 -std=c++20 -arch=sm_90 tools/probes/gpu_measure_probe.cu -o "$build_dir/gpu_measure_probe" \
+    >>"$OUT/$name-build.log" 2>&1 || { tail -20 "$OUT/$name-build.log"; return; }
+  "$build_dir/host_measure_probe" "$@" >"$OUT/$name-host.csv" 2>"$OUT/$name-host.err"
+  echo "host probe exit code: $?"
+  "$build_dir/gpu_measure_probe" "$@" >"$OUT/$name-gpu.csv" 2>"$OUT/$name-gpu.err"
+  echo "gpu probe exit code: $?"
+}
+
 build
 while [[ $# -gt 0 ]]; do
   stage="$1"
@@ -144,6 +161,7 @@ while [[ $# -gt 0 ]]; do
     harness) stage_harness "${args[@]}" ;;
     ncu) stage_ncu "${args[@]}" ;;
     probe) stage_probe "${args[@]}" ;;
+    measure-probes) stage_measure_probes "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

@@ -143,7 +143,7 @@ class Dot final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem);
+    return minimum_traffic(problem, MemoryPattern::read);
   }
 };
 

@@ -97,7 +97,7 @@ class Histogram final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem);
+    return minimum_traffic(problem, MemoryPattern::read);
   }
 };
 

@@ -219,7 +219,7 @@ class Mandelbrot final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference& reference) const override {
-    Traffic traffic = minimum_traffic(problem);
+    Traffic traffic = minimum_traffic(problem, MemoryPattern::copy);
     traffic.work = static_cast<double>(dynamic_cast<const MandelbrotReference&>(reference).total);
     traffic.work_unit = "iterations";
     return traffic;

@@ -74,7 +74,7 @@ class Reduce final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem);
+    return minimum_traffic(problem, MemoryPattern::read);
   }
 };
 

@@ -110,7 +110,7 @@ class Sort final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem);
+    return minimum_traffic(problem, MemoryPattern::copy);
   }
 };
 

@@ -70,8 +70,13 @@ void require_distribution(const Workload& workload, const std::string& distribut
   throw std::invalid_argument(message);
 }
 
-Traffic minimum_traffic(const ProblemData& problem) {
+const char* to_string(MemoryPattern pattern) {
+  return pattern == MemoryPattern::read ? "read" : "copy";
+}
+
+Traffic minimum_traffic(const ProblemData& problem, MemoryPattern pattern) {
   Traffic traffic;
+  traffic.pattern = pattern;
   for (const HostArray& input : problem.inputs) traffic.bytes_read += input.size_bytes();
   for (const OutputSpec& output : problem.outputs) {
     traffic.bytes_written += output.count * element_size(output.type);

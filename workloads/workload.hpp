@@ -85,6 +85,12 @@ struct ProblemData {
   std::vector<HostArray> make_outputs() const;
 };
 
+// How a workload moves its bytes, which decides the peak its bandwidth is held against: a stream
+// that only reads (reduce) runs faster than one that reads and writes (scan), so a read-only
+// workload against the copy rate could show more than 100 %.
+enum class MemoryPattern { read, copy };
+const char* to_string(MemoryPattern pattern);
+
 // Minimum memory traffic of a workload (each input read once, each output written once), and the
 // work count for workloads that are not bound by memory (Mandelbrot: iterations).
 struct Traffic {
@@ -92,6 +98,7 @@ struct Traffic {
   double bytes_written = 0;
   double work = 0;             // items of work_unit; 0 when not meaningful
   std::string work_unit = "";  // e.g. "iterations"; empty: work is the element count
+  MemoryPattern pattern = MemoryPattern::copy;
   double bytes() const { return bytes_read + bytes_written; }
 };
 
@@ -164,7 +171,7 @@ ProblemData make_problem(const std::string& workload, const std::string& distrib
 void require_distribution(const Workload& workload, const std::string& distribution);
 
 // Each input read once, each output written once in full; work is the element count.
-Traffic minimum_traffic(const ProblemData& problem);
+Traffic minimum_traffic(const ProblemData& problem, MemoryPattern pattern);
 
 }  // namespace plugbench
 

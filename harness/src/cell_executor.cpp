@@ -19,7 +19,8 @@ nlohmann::json to_json(const RunSettings& settings) {
            settings.repetitions ? nlohmann::json(*settings.repetitions) : nlohmann::json(nullptr)},
           {"min_time", settings.min_time},
           {"warmup", settings.warmup},
-          {"cell_budget", settings.cell_budget}};
+          {"cell_budget", settings.cell_budget},
+          {"throttle_threshold", settings.throttle_threshold}};
 }
 
 RunSettings run_settings_from_json(const nlohmann::json& j) {
@@ -33,7 +34,14 @@ RunSettings run_settings_from_json(const nlohmann::json& j) {
   settings.min_time = j.at("min_time").get<double>();
   settings.warmup = j.at("warmup").get<int>();
   settings.cell_budget = j.at("cell_budget").get<double>();
+  settings.throttle_threshold = j.at("throttle_threshold").get<double>();
   return settings;
+}
+
+nlohmann::json peaks_json(const std::vector<PeakBandwidth>& peaks) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const PeakBandwidth& peak : peaks) list.push_back(to_json(peak));
+  return list;
 }
 
 }  // namespace
@@ -102,7 +110,7 @@ const ProblemCache::Entry& ProblemCache::get(const Workload& workload,
 
 nlohmann::json to_json(const SessionFacts& facts) {
   return {{"device", facts.device},
-          {"peak", facts.peak ? to_json(*facts.peak) : nlohmann::json(nullptr)},
+          {"peaks", peaks_json(facts.peaks)},
           {"calibration_error", facts.calibration_error},
           {"process", facts.process}};
 }
@@ -110,22 +118,36 @@ nlohmann::json to_json(const SessionFacts& facts) {
 SessionFacts session_facts_from_json(const nlohmann::json& j) {
   SessionFacts facts;
   facts.device = j.at("device");
-  if (!j.at("peak").is_null()) facts.peak = peak_from_json(j["peak"]);
+  for (const nlohmann::json& peak : j.at("peaks")) facts.peaks.push_back(peak_from_json(peak));
   facts.calibration_error = j.at("calibration_error").get<std::string>();
   facts.process = j.value("process", nlohmann::json());
   return facts;
 }
 
 PluginCellRunner::PluginCellRunner(const PluginRecord& plugin, int device, ProblemCache& problems)
-    : plugin_(plugin), session_(plugin, device), problems_(problems) {}
+    : plugin_(plugin), session_(plugin, device), problems_(problems) {
+  if (plugin.memory_space != PB_MEMORY_DEVICE) return;
+  std::optional<pb_device_info> info = session_.device_info();
+  const nlohmann::json described = info ? to_json(*info) : nlohmann::json::object();
+  const std::string pci_bus_id = described.value("pci_bus_id", "");
+  const std::string uuid = described.value("uuid", "");
+  if (pci_bus_id.empty() && uuid.empty()) {
+    telemetry_unavailable_ = "the plugin reports no PCI bus id or UUID for its device";
+    return;
+  }
+  telemetry_ = GpuTelemetrySource::open(pci_bus_id, uuid, telemetry_unavailable_);
+}
 
 SessionFacts PluginCellRunner::facts(bool calibrate) const {
   SessionFacts facts;
   facts.process = process_cpu_description();
-  if (auto info = session_.device_info()) facts.device = to_json(*info);
+  if (auto info = session_.device_info()) {
+    facts.device = to_json(*info);
+    facts.device["telemetry"] = telemetry_ ? "NVML" : "unavailable: " + telemetry_unavailable_;
+  }
   if (calibrate && plugin_.memory_space == PB_MEMORY_DEVICE) {
     try {
-      facts.peak = calibrate_plugin_peak(session_);
+      facts.peaks = calibrate_plugin_peaks(session_);
     } catch (const PluginCallError& e) {
       facts.calibration_error = e.what();
     }
@@ -150,7 +172,7 @@ CellResult PluginCellRunner::run(const CellRequest& request) {
                       "reference");
   }
   return run_cell(*workload, problem->data, *problem->reference, session_, *kernel,
-                  request.settings);
+                  request.settings, telemetry_.get());
 }
 
 }  // namespace plugbench

@@ -57,10 +57,10 @@ class ProblemCache {
 
 // What opening a session taught about the plugin: its device and that device's measured peak.
 struct SessionFacts {
-  nlohmann::json device;  // to_json(pb_device_info), or null for a host plugin
-  std::optional<PeakBandwidth> peak;
-  std::string calibration_error;  // why there is no peak for a device plugin
-  nlohmann::json process;         // process_cpu_description() of the process running the cells
+  nlohmann::json device;             // to_json(pb_device_info), or null for a host plugin
+  std::vector<PeakBandwidth> peaks;  // copy, and read where the plugin can read
+  std::string calibration_error;     // why there is no peak for a device plugin
+  nlohmann::json process;            // process_cpu_description() of the process running the cells
 };
 
 nlohmann::json to_json(const SessionFacts& facts);
@@ -83,6 +83,8 @@ class PluginCellRunner {
   const PluginRecord& plugin_;
   PluginSession session_;
   ProblemCache& problems_;
+  std::unique_ptr<GpuTelemetrySource> telemetry_;  // null: why in telemetry_unavailable_
+  std::string telemetry_unavailable_;
 };
 
 }  // namespace plugbench

@@ -1,6 +1,8 @@
 // cell_result.hpp: what one cell of the matrix produced (one plugin variant on one problem).
 #pragma once
 
+#include "execution_context.hpp"
+#include "gpu_telemetry.hpp"
 #include "measurement.hpp"
 #include "workload.hpp"
 
@@ -31,6 +33,22 @@ struct TransferResult {
   TimeStats end_to_end;
 };
 
+// How a cell's kernel samples were taken (docs/measurement.md), and the clock they ran at.
+struct SamplingRecord {
+  // Where each sample's start was placed: "held" (behind a blocking kernel until the work was
+  // enqueued), "not held: ..." with the reason (host plugin, kernel that waits for the device,
+  // plugin without an ABI 1.1 timer).
+  std::string start;
+  int clock_samples = 0;  // kept samples whose SM clock was measured
+  std::optional<double> clock_mean_mhz;
+  std::optional<double> clock_min_mhz;
+  std::optional<double> clock_window_min_ms;  // the shortest window a clock was measured over
+  double default_clock_mhz = 0;               // the device's default (maximum) SM clock
+  double throttle_threshold = 0;              // fraction of the default clock; 0: not checked
+  int dropped_throttled = 0;                  // samples retaken because the clock was below it
+  int kept_throttled = 0;                     // samples below it kept by the guard
+};
+
 struct CellResult {
   std::string workload;
   std::string plugin;
@@ -49,6 +67,10 @@ struct CellResult {
   std::vector<TransferResult> transfers;
   std::optional<Traffic> traffic;
   std::optional<Verification> verification;
+  std::optional<SamplingRecord> sampling;
+  std::optional<ExecutionContext> team;   // host plugins that report their team
+  std::string peak_pattern;               // the peak percent_of_peak is against: "read" or "copy"
+  std::optional<GpuTelemetry> telemetry;  // NVML over the kernel's samples (GPU plugins)
 
   std::optional<double> gbps;             // traffic bytes / median kernel time
   std::optional<double> percent_of_peak;  // gbps against the calibrated peak of the memory space

@@ -3,9 +3,12 @@
 // copies around it), bracketed by the plugin's own timer.
 #include "cell_runner.hpp"
 
+#include "throttle_guard.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 namespace plugbench {
 namespace {
@@ -61,11 +64,95 @@ void call_kernel(const PluginSession& session, const KernelRecord& kernel, const
              "the kernel", error);
 }
 
+// How the kernel's samples are timed: held behind a blocking kernel unless the kernel makes the
+// host wait for the device (flagged, or found out on the checked call), with the clock of each
+// sample judged for throttling.
+class KernelTimer {
+ public:
+  KernelTimer(const PluginSession& session, const KernelRecord& kernel, const RunSettings& settings)
+      : session_(session), guard_(default_clock_khz(session), settings.throttle_threshold) {
+    record_.default_clock_mhz = default_clock_khz(session) / 1e3;
+    record_.throttle_threshold = settings.throttle_threshold;
+    if (session.plugin().memory_space != PB_MEMORY_DEVICE) {
+      record_.start = "not held: host plugin (its team is woken before the clock starts)";
+    } else if (!session.has_sample_timer()) {
+      record_.start = "not held: the plugin has no ABI 1.1 timer (timer_begin / timer_end)";
+    } else if (kernel.flags & PB_KERNEL_SYNCHRONIZES_HOST) {
+      flags_ = PB_TIMER_HOST_WAITS;
+      record_.start = "not held: the kernel is flagged synchronizes_host";
+    } else {
+      record_.start = "held";
+    }
+  }
+
+  // One call timed as a sample. A hold that timed out means the kernel waits for the device from
+  // the host: that sample is not trusted, and later ones are not held.
+  TimedSample time_call(const std::function<void()>& call, bool& trusted) {
+    TimedSample sample = session_.timed_sample(flags_, call);
+    trusted = sample.hold != PB_HOLD_TIMED_OUT;
+    if (!trusted) {
+      flags_ |= PB_TIMER_HOST_WAITS;
+      record_.start =
+          "not held: the kernel waits for the device from the host but is not flagged "
+          "synchronizes_host";
+    }
+    return sample;
+  }
+
+  // One kept sample: flush (cold), the timed call; a throttled or untrusted sample is retaken.
+  double sample(const std::function<void()>& call, bool cold) {
+    while (true) {
+      if (cold) session_.flush_cache();
+      ++calls_;
+      bool trusted = true;
+      TimedSample sample = time_call(call, trusted);
+      if (!trusted) continue;
+      ThrottleGuard::Verdict verdict = guard_.judge(sample.sm_clock_khz);
+      if (verdict.drop) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(verdict.pause_s));
+        continue;
+      }
+      if (sample.sm_clock_khz > 0) {
+        const double mhz = sample.sm_clock_khz / 1e3;
+        clock_sum_mhz_ += mhz;
+        record_.clock_min_mhz = std::min(record_.clock_min_mhz.value_or(mhz), mhz);
+        record_.clock_window_min_ms = std::min(
+            record_.clock_window_min_ms.value_or(sample.clock_window_ms), sample.clock_window_ms);
+        ++record_.clock_samples;
+      }
+      return sample.ms;
+    }
+  }
+
+  long calls() const { return calls_; }
+
+  SamplingRecord record() const {
+    SamplingRecord record = record_;
+    record.dropped_throttled = guard_.dropped();
+    record.kept_throttled = guard_.kept_below_threshold();
+    if (record.clock_samples > 0) record.clock_mean_mhz = clock_sum_mhz_ / record.clock_samples;
+    return record;
+  }
+
+ private:
+  static double default_clock_khz(const PluginSession& session) {
+    auto info = session.device_info();
+    return info ? double(info->clock_khz) : 0.0;
+  }
+
+  const PluginSession& session_;
+  ThrottleGuard guard_;
+  std::uint32_t flags_ = 0;
+  SamplingRecord record_;
+  double clock_sum_mhz_ = 0;
+  long calls_ = 0;
+};
+
 // The checked call: outputs poisoned, the kernel run once, outputs read back and verified.
 Verification checked_call(const Workload& workload, const ProblemData& problem,
                           const Reference& reference, const PluginSession& session,
                           const KernelRecord& kernel, const pb_problem& params,
-                          const CellBuffers& buffers, double& call_ms) {
+                          const CellBuffers& buffers, KernelTimer& timer, double& call_ms) {
   std::vector<HostArray> outputs = problem.make_outputs();
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     outputs[i].fill_bytes(0xA5);  // poison: an output the kernel never writes cannot pass
@@ -73,7 +160,9 @@ Verification checked_call(const Workload& workload, const ProblemData& problem,
     outputs[i].fill_bytes(0x5A);  // a different poison: a copy_out that does nothing cannot pass
   }
   session.sync();
-  call_ms = session.timed([&] { call_kernel(session, kernel, params, buffers.view); });
+  bool trusted = true;
+  call_ms =
+      timer.time_call([&] { call_kernel(session, kernel, params, buffers.view); }, trusted).ms;
   session.sync();
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     buffers.outputs[i].copy_out(outputs[i].data(), outputs[i].size_bytes());
@@ -162,7 +251,8 @@ int automatic_repetitions(double call_ms, double cell_budget_seconds) {
 
 CellResult run_cell(const Workload& workload, const ProblemData& problem,
                     const Reference& reference, const PluginSession& session,
-                    const KernelRecord& kernel, const RunSettings& settings) {
+                    const KernelRecord& kernel, const RunSettings& settings,
+                    const GpuTelemetrySource* telemetry) {
   CellResult cell;
   cell.workload = problem.workload;
   cell.plugin = session.plugin().name;
@@ -182,12 +272,14 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
   pb_problem params = problem.params;
   params.workload = problem.workload.c_str();
   try {
+    cell.team = session.execution_context();
     cell.workspace_bytes = workspace_bytes_for(session, kernel, params);
     CellBuffers buffers = allocate_buffers(session, problem, cell.workspace_bytes);
+    KernelTimer timer(session, kernel, settings);
 
     double call_ms = 0;
-    cell.verification =
-        checked_call(workload, problem, reference, session, kernel, params, buffers, call_ms);
+    cell.verification = checked_call(workload, problem, reference, session, kernel, params, buffers,
+                                     timer, call_ms);
     if (!cell.verification->passed) {
       cell.status = status::failed;
       cell.message = "wrong answer: " + cell.verification->detail;
@@ -212,13 +304,25 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
     measure_with.min_time = settings.min_time;
     std::string name = cell.workload + "/" + cell.plugin + "/" + cell.variant + "/" +
                        std::to_string(problem.shape.n) + "/" + cell.distribution;
+    const std::function<void()> call = [&] { call_kernel(session, kernel, params, buffers.view); };
+    std::optional<GpuTelemetrySnapshot> before;
+    if (telemetry) before = telemetry->read();
     Measurement kernel_time = measure(name, measure_with, [&] {
-      if (settings.cache == CacheMode::cold) session.flush_cache();
       Sample s;
-      s.total_ms = session.timed([&] { call_kernel(session, kernel, params, buffers.view); });
+      s.total_ms = timer.sample(call, settings.cache == CacheMode::cold);
       return s;
     });
     cell.kernel = kernel_time.total;
+    cell.sampling = timer.record();
+    if (before) {
+      cell.telemetry = telemetry_between(*before, telemetry->read());
+      // Per call only where the counter's resolution allows it (a second or more) and no flush
+      // shares the window; the gaps between calls are in it (docs/measurement.md).
+      if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
+          cell.telemetry->energy_j && timer.calls() > 0) {
+        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
+      }
+    }
 
     if (session.plugin().memory_space == PB_MEMORY_DEVICE) {
       std::vector<pb_host_memory> kinds;

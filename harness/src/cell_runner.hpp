@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cell_result.hpp"
+#include "gpu_telemetry.hpp"
 #include "options.hpp"
 #include "plugin_session.hpp"
 
@@ -15,14 +16,19 @@ struct RunSettings {
   double min_time = 0;
   int warmup = 1;
   double cell_budget = 2.0;
+  // A GPU sample whose SM clock is below this fraction of the default clock is dropped and
+  // retaken (0: keep every sample).
+  double throttle_threshold = 0.75;
 };
 
 // Samples to take for a cell whose checked call took `call_ms`.
 int automatic_repetitions(double call_ms, double cell_budget_seconds);
 
+// `telemetry` (may be null): the device's NVML counters, read around the kernel's samples.
 CellResult run_cell(const Workload& workload, const ProblemData& problem,
                     const Reference& reference, const PluginSession& session,
-                    const KernelRecord& kernel, const RunSettings& settings);
+                    const KernelRecord& kernel, const RunSettings& settings,
+                    const GpuTelemetrySource* telemetry = nullptr);
 
 // The status name for a plugin's pb_status.
 const char* cell_status_for(pb_status status);

@@ -4,6 +4,7 @@
 #include "calibration.hpp"
 #include "cell_executor.hpp"
 #include "check_plugin.hpp"
+#include "cpu_frequency.hpp"
 #include "crossover.hpp"
 #include "host_info.hpp"
 #include "matrix.hpp"
@@ -110,7 +111,7 @@ class Progress {
 
 // GB/s, % of peak, work rate and speedups, once every cell of a problem has run.
 void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
-                    const std::map<std::string, double>& peak_by_plugin) {
+                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin) {
   const CellResult* base = nullptr;
   for (const CellResult& cell : cells) {
     if (cell.plugin == baseline && cell.status == status::ok && cell.kernel) {
@@ -124,9 +125,12 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
     const Traffic& traffic = *cell.traffic;
     if (traffic.work_unit.empty()) {
       cell.gbps = traffic.bytes() / seconds / 1e9;
-      if (auto peak = peak_by_plugin.find(cell.plugin);
-          peak != peak_by_plugin.end() && peak->second > 0) {
-        cell.percent_of_peak = 100 * *cell.gbps / peak->second;
+      if (auto peaks = peaks_by_plugin.find(cell.plugin); peaks != peaks_by_plugin.end()) {
+        if (const PeakBandwidth* peak =
+                peak_for(peaks->second, cell.memory_space, traffic.pattern)) {
+          cell.percent_of_peak = 100 * *cell.gbps / peak->gbps;
+          cell.peak_pattern = peak->pattern;
+        }
       }
     }
     cell.work_rate = (traffic.work > 0 ? traffic.work : double(cell.shape.n)) / seconds;
@@ -161,6 +165,7 @@ RunSettings settings_from(const Options& options) {
   settings.min_time = options.min_time;
   settings.warmup = options.warmup;
   settings.cell_budget = options.cell_budget;
+  settings.throttle_threshold = options.throttle_threshold;
   return settings;
 }
 
@@ -174,6 +179,7 @@ nlohmann::json run_settings_json(const Options& options) {
           {"min_time_s", options.min_time},
           {"warmup", options.warmup},
           {"cell_budget_s", options.cell_budget},
+          {"throttle_threshold", options.throttle_threshold},
           {"baseline", options.baseline},
           {"device", options.device},
           {"isolation", options.isolation == IsolationMode::process ? "process" : "none"},
@@ -196,16 +202,17 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix) {
   Progress progress(options.quiet, matrix.cells_to_run());
   std::vector<PeakBandwidth> peaks;
-  std::map<std::string, double> peak_by_plugin;
+  std::map<std::string, std::vector<PeakBandwidth>> peaks_by_plugin;
   std::map<std::string, nlohmann::json> process_by_plugin;  // CPUs its cells could use
   nlohmann::json devices = nlohmann::json::array();
 
   install_stop_handlers();  // before calibration: a Ctrl-C from here on still writes a results file
+  warn_about_frequency_scaling(std::cerr);
   progress.note("calibrating host memory bandwidth...");
-  peaks.push_back(calibrate_host_peak());
+  peaks = calibrate_host_peaks();
   for (const PluginRecord* plugin : matrix.plugins) {
     if (plugin->state == PluginState::available && plugin->memory_space == PB_MEMORY_HOST) {
-      peak_by_plugin[plugin->name] = peaks.front().gbps;
+      peaks_by_plugin[plugin->name] = peaks;
     }
   }
   // A device plugin's device and peak come from its first session (in its worker, by default).
@@ -216,9 +223,9 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       device["reported_by"] = plugin.name;
       devices.push_back(device);
     }
-    if (facts.peak) {
-      peaks.push_back(*facts.peak);
-      peak_by_plugin[plugin.name] = facts.peak->gbps;
+    if (!facts.peaks.empty()) {
+      peaks.insert(peaks.end(), facts.peaks.begin(), facts.peaks.end());
+      peaks_by_plugin[plugin.name] = facts.peaks;
     } else if (!facts.calibration_error.empty()) {
       std::cerr << "harness: could not calibrate " << plugin.name << ": " << facts.calibration_error
                 << "\n";
@@ -269,7 +276,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     }
     if (workers) workers->release_problems();
     for (CellResult& cell : cells) cell.size_text = spec.size_text;
-    derive_figures(cells, options.baseline, peak_by_plugin);
+    derive_figures(cells, options.baseline, peaks_by_plugin);
     progress.finish();
     tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
                                options.baseline));
@@ -304,8 +311,14 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     document["context"]["plugins"] = nlohmann::json::array();
     for (const PluginRecord& plugin : plugins) {
       nlohmann::json entry = to_json(plugin);
-      if (auto it = peak_by_plugin.find(plugin.name); it != peak_by_plugin.end()) {
-        entry["peak_gbps"] = it->second;
+      if (auto it = peaks_by_plugin.find(plugin.name); it != peaks_by_plugin.end()) {
+        const std::string space = plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host";
+        if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
+          entry["peak_gbps"] = copy->gbps;
+        }
+        if (const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read)) {
+          entry["peak_read_gbps"] = read->gbps;
+        }
       }
       if (auto it = process_by_plugin.find(plugin.name); it != process_by_plugin.end()) {
         entry["process"] = it->second;

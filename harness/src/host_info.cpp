@@ -1,6 +1,8 @@
 // host_info.cpp: reads /proc and uname for the results' context.
 #include "host_info.hpp"
 
+#include "cpu_frequency.hpp"
+
 #include <omp.h>
 #include <pthread.h>
 #include <sys/utsname.h>
@@ -105,6 +107,7 @@ nlohmann::json host_description() {
   for (const char* variable : {"OMP_NUM_THREADS", "OMP_PLACES", "OMP_PROC_BIND"}) {
     if (const char* value = std::getenv(variable)) host["environment"][variable] = value;
   }
+  host["frequency_scaling"] = to_json(read_frequency_scaling());
   return host;
 }
 

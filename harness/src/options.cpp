@@ -42,6 +42,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "seconds of sampling per cell, cache flushes included, when --repetitions is not given")(
       "cache", po::value<std::string>(&cache)->default_value("cold"),
       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
+      "throttle-threshold", po::value<double>(&o.throttle_threshold)->default_value(0.75),
+      "a GPU sample whose SM clock is below this fraction of the default clock is dropped and "
+      "retaken after a pause (at most 3 times in a row); 0: keep every sample")(
       "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
       "host memory for copies to a device: pageable, pinned or both")(
       "baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
@@ -159,6 +162,9 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.min_time < 0) throw UsageError("--min-time cannot be negative");
   if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
   if (o.cell_budget <= 0) throw UsageError("--cell-budget must be positive");
+  if (!(o.throttle_threshold >= 0 && o.throttle_threshold < 1)) {
+    throw UsageError("--throttle-threshold must be a fraction from 0 (off) to below 1, e.g. 0.75");
+  }
   if (o.device < 0) throw UsageError("--device cannot be negative");
   if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
   if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");

@@ -38,7 +38,8 @@ struct Options {
   std::optional<int> repetitions;  // empty: automatic (see kDefaultRepetitions)
   double min_time = 0;             // seconds per repetition; 0: one call per sample
   int warmup = 1;
-  double cell_budget = 2.0;  // seconds of samples per cell when automatic
+  double cell_budget = 2.0;          // seconds of samples per cell when automatic
+  double throttle_threshold = 0.75;  // fraction of the default GPU clock; 0: off
   CacheMode cache = CacheMode::cold;
   HostMemoryMode host_memory = HostMemoryMode::pageable;
   std::vector<std::string> plugin_dirs;

@@ -1,7 +1,23 @@
 // plugin_session.cpp: sessions and buffers of a plugin.
 #include "plugin_session.hpp"
 
+#include <cstddef>
+
 namespace plugbench {
+namespace {
+
+// An ABI 1.1 function of the table: present only if the plugin's table is long enough to hold it.
+#define PB_OPTIONAL_FUNCTION(table, field)                                                   \
+  ((table).struct_size >= offsetof(pb_plugin, field) + sizeof((table).field) ? (table).field \
+                                                                             : nullptr)
+
+std::string bounded_text(const char* text, std::size_t capacity) {
+  std::size_t length = 0;
+  while (length < capacity && text[length] != '\0') ++length;
+  return std::string(text, length);
+}
+
+}  // namespace
 
 void check_call(pb_status status, const std::string& what, const ErrorBuffer& error) {
   if (status == PB_OK) return;
@@ -26,6 +42,44 @@ std::optional<pb_device_info> PluginSession::device_info() const {
   ErrorBuffer error;
   if (table().device_info(handle_, &info, error.get()) != PB_OK) return std::nullopt;
   return info;
+}
+
+bool PluginSession::has_sample_timer() const {
+  return PB_OPTIONAL_FUNCTION(table(), timer_begin) != nullptr &&
+         PB_OPTIONAL_FUNCTION(table(), timer_end) != nullptr;
+}
+
+bool PluginSession::has_read_within() const {
+  return PB_OPTIONAL_FUNCTION(table(), read_within) != nullptr;
+}
+
+TimedSample PluginSession::end_sample() const {
+  pb_sample_timing timing{};
+  timing.struct_size = sizeof timing;
+  ErrorBuffer error;
+  check_call(table().timer_end(handle_, &timing, error.get()), "timer_end", error);
+  TimedSample sample;
+  sample.ms = timing.elapsed_ms;
+  sample.sm_clock_khz = timing.sm_clock_khz;
+  sample.clock_window_ms = timing.clock_window_ms;
+  sample.hold = timing.hold;
+  return sample;
+}
+
+void PluginSession::read_within(const void* source, std::uint64_t bytes) const {
+  ErrorBuffer error;
+  check_call(table().read_within(handle_, source, bytes, error.get()), "read_within", error);
+}
+
+std::optional<ExecutionContext> PluginSession::execution_context() const {
+  auto describe = PB_OPTIONAL_FUNCTION(table(), execution_context);
+  if (describe == nullptr) return std::nullopt;
+  pb_execution_context context{};
+  context.struct_size = sizeof context;
+  ErrorBuffer error;
+  if (describe(handle_, &context, error.get()) != PB_OK) return std::nullopt;
+  return ExecutionContext{context.threads, bounded_text(context.binding, sizeof context.binding),
+                          bounded_text(context.places, sizeof context.places)};
 }
 
 void PluginSession::sync() const {

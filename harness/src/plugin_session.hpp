@@ -2,6 +2,7 @@
 // objects. Every plugin call's status becomes a PluginCallError that carries the plugin's message.
 #pragma once
 
+#include "execution_context.hpp"
 #include "plugin_loader.hpp"
 
 #include <cstdint>
@@ -41,6 +42,14 @@ class ErrorBuffer {
 // Throws PluginCallError when status is not PB_OK: "<what>: <plugin's message>".
 void check_call(pb_status status, const std::string& what, const ErrorBuffer& error);
 
+// One timed sample and what the plugin's timer knows about it (ABI 1.1; zero where not measured).
+struct TimedSample {
+  double ms = 0;
+  double sm_clock_khz = 0;     // the device's core clock over the sample
+  double clock_window_ms = 0;  // the window that clock was measured over
+  pb_timer_hold hold = PB_HOLD_NONE;
+};
+
 class PluginSession {
  public:
   PluginSession(const PluginRecord& plugin, int device);
@@ -65,8 +74,25 @@ class PluginSession {
     check_call(table().timer_stop(handle_, &ms, error.get()), "timer_stop", error);
     return ms;
   }
+  // Runs `body` between timer_begin and timer_end (PB_TIMER_* flags), or, for a plugin without
+  // them, between timer_start and timer_stop.
+  template <class Body>
+  TimedSample timed_sample(std::uint32_t flags, Body&& body) const {
+    if (!has_sample_timer()) return TimedSample{timed(body)};
+    ErrorBuffer error;
+    check_call(table().timer_begin(handle_, flags, error.get()), "timer_begin", error);
+    body();
+    return end_sample();
+  }
+  bool has_sample_timer() const;
+  bool has_read_within() const;
+  // Enqueues a read of `bytes` of the plugin's memory (read_within); needs has_read_within().
+  void read_within(const void* source, std::uint64_t bytes) const;
+  std::optional<ExecutionContext> execution_context() const;
 
  private:
+  TimedSample end_sample() const;
+
   const PluginRecord& plugin_;
   void* handle_ = nullptr;
 };

@@ -116,6 +116,23 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
          verification_text(cell) + flags_text(cell.flags)});
     table.rows.push_back(row);
   }
+  for (const CellResult& cell : cells) {
+    if (!cell.sampling) continue;
+    const SamplingRecord& sampling = *cell.sampling;
+    const std::string name = cell.plugin + "/" + cell.variant + ": ";
+    if (sampling.dropped_throttled > 0 || sampling.kept_throttled > 0) {
+      table.notes.push_back(
+          name + std::to_string(sampling.dropped_throttled) + " samples dropped and retaken, " +
+          std::to_string(sampling.kept_throttled) + " kept, with the SM clock below " +
+          fixed(100 * sampling.throttle_threshold, 0) + " % of " +
+          fixed(sampling.default_clock_mhz, 0) + " MHz (throttled)" +
+          (sampling.clock_min_mhz ? "; slowest kept " + fixed(*sampling.clock_min_mhz, 0) + " MHz"
+                                  : ""));
+    }
+    if (sampling.start.rfind("not held: the kernel waits", 0) == 0) {
+      table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
+    }
+  }
   bool any_speedup = false;
   for (const CellResult& cell : cells) any_speedup = any_speedup || cell.speedup.has_value();
   if (!any_speedup) {

@@ -52,6 +52,46 @@ std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
   return j[key].get<double>();
 }
 
+std::string bounded_text(const char* text, std::size_t capacity) {
+  std::size_t length = 0;
+  while (length < capacity && text[length] != '\0') ++length;
+  return std::string(text, length);
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return optional_number(value);
+}
+
+nlohmann::json to_json(const SamplingRecord& record) {
+  return {{"start", record.start},
+          {"sm_clock",
+           {{"samples", record.clock_samples},
+            {"mean_mhz", optional_json(record.clock_mean_mhz)},
+            {"min_mhz", optional_json(record.clock_min_mhz)},
+            {"window_min_ms", optional_json(record.clock_window_min_ms)},
+            {"default_mhz", finite(record.default_clock_mhz)}}},
+          {"throttle",
+           {{"threshold", finite(record.throttle_threshold)},
+            {"dropped", record.dropped_throttled},
+            {"kept_below_threshold", record.kept_throttled}}}};
+}
+
+SamplingRecord sampling_from_json(const nlohmann::json& j) {
+  SamplingRecord record;
+  record.start = j.at("start").get<std::string>();
+  const nlohmann::json& clock = j.at("sm_clock");
+  record.clock_samples = clock.at("samples").get<int>();
+  record.clock_mean_mhz = optional_from(clock, "mean_mhz");
+  record.clock_min_mhz = optional_from(clock, "min_mhz");
+  record.clock_window_min_ms = optional_from(clock, "window_min_ms");
+  record.default_clock_mhz = number_or_nan(clock.at("default_mhz"));
+  const nlohmann::json& throttle = j.at("throttle");
+  record.throttle_threshold = number_or_nan(throttle.at("threshold"));
+  record.dropped_throttled = throttle.at("dropped").get<int>();
+  record.kept_throttled = throttle.at("kept_below_threshold").get<int>();
+  return record;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const TimeStats& stats) {
@@ -98,12 +138,15 @@ nlohmann::json to_json(const CellResult& cell) {
         {"bytes_read", cell.traffic->bytes_read},
         {"bytes_written", cell.traffic->bytes_written},
         {"work", cell.traffic->work},
-        {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit}};
+        {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit},
+        {"pattern", to_string(cell.traffic->pattern)}};
   } else {
     j["traffic"] = nullptr;
   }
   j["gbps"] = optional_number(cell.gbps);
   j["percent_of_peak"] = optional_number(cell.percent_of_peak);
+  j["peak_pattern"] =
+      cell.peak_pattern.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.peak_pattern);
   j["work_rate"] = optional_number(cell.work_rate);
   j["speedup"] = optional_number(cell.speedup);
   j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
@@ -119,6 +162,12 @@ nlohmann::json to_json(const CellResult& cell) {
   } else {
     j["verification"] = nullptr;
   }
+  j["sampling"] = cell.sampling ? to_json(*cell.sampling) : nlohmann::json(nullptr);
+  j["telemetry"] = cell.telemetry ? to_json(*cell.telemetry) : nlohmann::json(nullptr);
+  j["team"] = cell.team ? nlohmann::json{{"threads", cell.team->threads},
+                                         {"binding", cell.team->binding},
+                                         {"places", cell.team->places}}
+                        : nlohmann::json(nullptr);
   return j;
 }
 
@@ -149,6 +198,7 @@ nlohmann::json to_json(const PluginRecord& plugin) {
 
 nlohmann::json to_json(const PeakBandwidth& peak) {
   return {{"memory_space", peak.memory_space},
+          {"pattern", peak.pattern},
           {"measured_by", peak.measured_by},
           {"device", peak.device},
           {"bytes", peak.bytes},
@@ -167,7 +217,9 @@ nlohmann::json to_json(const pb_device_info& device) {
           {"memory_bus_bits", device.memory_bus_bits},
           {"l2_bytes", device.l2_bytes},
           {"driver_version", device.driver_version},
-          {"runtime_version", device.runtime_version}};
+          {"runtime_version", device.runtime_version},
+          {"uuid", bounded_text(device.uuid, sizeof device.uuid)},
+          {"pci_bus_id", bounded_text(device.pci_bus_id, sizeof device.pci_bus_id)}};
 }
 
 TimeStats time_stats_from_json(const nlohmann::json& j) {
@@ -217,10 +269,15 @@ CellResult cell_from_json(const nlohmann::json& j) {
     t.work = traffic.at("work").get<double>();
     std::string unit = traffic.at("work_unit").get<std::string>();
     t.work_unit = unit == "elements" ? "" : unit;
+    t.pattern =
+        traffic.value("pattern", "copy") == "read" ? MemoryPattern::read : MemoryPattern::copy;
     cell.traffic = t;
   }
   cell.gbps = optional_from(j, "gbps");
   cell.percent_of_peak = optional_from(j, "percent_of_peak");
+  if (j.contains("peak_pattern") && j["peak_pattern"].is_string()) {
+    cell.peak_pattern = j["peak_pattern"].get<std::string>();
+  }
   cell.work_rate = optional_from(j, "work_rate");
   cell.speedup = optional_from(j, "speedup");
   cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
@@ -233,12 +290,23 @@ CellResult cell_from_json(const nlohmann::json& j) {
                                      number_or_nan(v.at("tolerance")),
                                      v.at("detail").get<std::string>()};
   }
+  if (j.contains("sampling") && !j["sampling"].is_null()) {
+    cell.sampling = sampling_from_json(j["sampling"]);
+  }
+  if (j.contains("telemetry")) cell.telemetry = gpu_telemetry_from_json(j["telemetry"]);
+  if (j.contains("team") && j["team"].is_object()) {
+    const nlohmann::json& team = j["team"];
+    cell.team = ExecutionContext{team.at("threads").get<std::uint32_t>(),
+                                 team.at("binding").get<std::string>(),
+                                 team.at("places").get<std::string>()};
+  }
   return cell;
 }
 
 PeakBandwidth peak_from_json(const nlohmann::json& j) {
   PeakBandwidth peak;
   peak.memory_space = j.at("memory_space").get<std::string>();
+  peak.pattern = j.value("pattern", "copy");
   peak.measured_by = j.at("measured_by").get<std::string>();
   peak.device = j.at("device").get<std::string>();
   peak.bytes = j.at("bytes").get<std::uint64_t>();

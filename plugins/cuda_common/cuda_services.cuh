@@ -1,16 +1,20 @@
 // cuda_services.cuh: the services every CUDA plugin hands to PLUGBENCH_PLUGIN: a session on one
 // device with its own non-blocking stream, device memory, pinned or pageable staging memory,
-// copies that finish before they return, CUDA-event timing and an L2 flush (nvbench's).
+// copies that finish before they return, CUDA-event timing held behind a blocking kernel with the
+// SM clock of each sample (sample_timer.cuh), and an L2 flush that leaves clean lines.
 #pragma once
 
 #include "cuda_common/cuda_check.cuh"
 #include "cuda_common/device_probe.cuh"
+#include "cuda_common/device_read.cuh"
+#include "cuda_common/sample_timer.cuh"
 
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -72,8 +76,8 @@ class CudaServices {
       PB_CUDA_CHECK(cudaSetDevice(device_));
       PB_CUDA_CHECK(cudaGetDeviceProperties(&properties_, device_));
       PB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-      PB_CUDA_CHECK(cudaEventCreate(&start_));
-      PB_CUDA_CHECK(cudaEventCreate(&stop_));
+      timer_.create(properties_.multiProcessorCount);
+      PB_CUDA_CHECK(cudaMalloc(&read_sink_, sizeof(uint32_t)));
     } catch (...) {
       release_all();
       throw;
@@ -190,19 +194,33 @@ class CudaServices {
 
   void timer_start() {
     make_current();
-    PB_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    timer_.start(stream_);
   }
   double timer_stop() {
     make_current();
-    PB_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    PB_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float milliseconds = 0.0f;
-    PB_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
-    return milliseconds;
+    return timer_.stop(stream_);
+  }
+  // The sample's start waits behind a blocking kernel until timer_end (unless the timed work makes
+  // the host wait for the device: flags has PB_TIMER_HOST_WAITS).
+  void timer_begin(uint32_t flags) {
+    make_current();
+    timer_.begin(stream_, flags);
+  }
+  void timer_end(pb_sample_timing& timing) {
+    make_current();
+    timer_.end(stream_, timing);
   }
 
-  // Overwrites a buffer of twice the L2 size on the stream, so the next sample finds none of the
-  // problem data in L2. The value changes every time so that no write can be elided.
+  void read_within(const void* source, uint64_t bytes) {
+    make_current();
+    enqueue_read(source, bytes, static_cast<uint32_t*>(read_sink_), properties_.multiProcessorCount,
+                 stream_);
+  }
+
+  // Evicts the problem from L2 and leaves no dirty line for the next sample to write back: a
+  // memset of twice the L2 (every line replaced; the previous sample's outputs written back now),
+  // then a read of the same buffer, whose lines replace the memset's dirty ones with clean copies.
+  // Persisting-L2 reservations some kernel may have made are reset too.
   void flush_cache() {
     make_current();
     if (flush_buffer_ == nullptr) {
@@ -214,6 +232,9 @@ class CudaServices {
     }
     ++flush_value_;
     PB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, flush_value_, flush_bytes_, stream_));
+    enqueue_read(flush_buffer_, flush_bytes_, static_cast<uint32_t*>(read_sink_),
+                 properties_.multiProcessorCount, stream_);
+    PB_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
   }
 
   void device_info(pb_device_info& info) {
@@ -238,6 +259,11 @@ class CudaServices {
     std::snprintf(info.runtime_version, sizeof(info.runtime_version), "%s",
                   cuda_version_string(runtime).c_str());
     info.index = device_;
+    if (info.struct_size >= offsetof(pb_device_info, pci_bus_id) + sizeof(info.pci_bus_id)) {
+      uuid_text(properties_.uuid, info.uuid, sizeof(info.uuid));
+      PB_CUDA_CHECK(cudaDeviceGetPCIBusId(info.pci_bus_id,
+                                          static_cast<int>(sizeof(info.pci_bus_id)), device_));
+    }
   }
 
  private:
@@ -246,6 +272,15 @@ class CudaServices {
     const void* key;
     StateObject object;
   };
+
+  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L and NVML write it.
+  static void uuid_text(const cudaUUID_t& uuid, char* out, size_t capacity) {
+    const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
+    std::snprintf(out, capacity,
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                  b[14], b[15]);
+  }
 
   int attribute(cudaDeviceAttr which) const {
     int value = 0;
@@ -264,12 +299,11 @@ class CudaServices {
     (void)cudaSetDevice(device_);
     while (!states_.empty()) states_.pop_back();  // newest first, before the stream goes
     if (flush_buffer_ != nullptr) (void)cudaFree(flush_buffer_);
-    if (start_ != nullptr) (void)cudaEventDestroy(start_);
-    if (stop_ != nullptr) (void)cudaEventDestroy(stop_);
+    if (read_sink_ != nullptr) (void)cudaFree(read_sink_);
+    timer_.release_all();
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
     flush_buffer_ = nullptr;
-    start_ = nullptr;
-    stop_ = nullptr;
+    read_sink_ = nullptr;
     stream_ = nullptr;
     (void)cudaGetLastError();
   }
@@ -277,8 +311,8 @@ class CudaServices {
   int device_ = 0;
   cudaDeviceProp properties_{};
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
+  SampleTimer timer_;
+  void* read_sink_ = nullptr;
   void* flush_buffer_ = nullptr;
   size_t flush_bytes_ = 0;
   unsigned char flush_value_ = 0;

@@ -1,5 +1,5 @@
 // plugin.cpp (openmp): the plugin's entry; each workload file registers its kernels.
-#include <plugbench/host_services.hpp>
+#include <plugbench/openmp_services.hpp>
 
 #include <string>
 
@@ -20,7 +20,7 @@ std::string openmp_version() {
 
 }  // namespace
 
-PLUGBENCH_PLUGIN(plugbench::sdk::HostServices,
+PLUGBENCH_PLUGIN(plugbench::sdk::OpenMPHostServices,
                  {.name = "openmp",
                   .version = "1.0.0",
                   .description = "OpenMP over the host cores (team size: OMP_NUM_THREADS)",

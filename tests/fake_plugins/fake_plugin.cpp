@@ -6,6 +6,9 @@
 // one.
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
+#ifdef FAKE_FLUSH_SPY
+#include <plugbench/openmp_services.hpp>
+#endif
 
 #include <sched.h>
 #ifdef _OPENMP
@@ -14,6 +17,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +34,84 @@
 #endif
 
 namespace {
+
+#ifdef FAKE_FLUSH_SPY
+using Services = plugbench::sdk::OpenMPHostServices;
+
+// The permissions of the mapping that holds `address`, from /proc/self/maps ("r--p" when the
+// flush buffer is read-only, as it must be).
+std::string mapping_permissions(const void* address) {
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return "?";
+  const auto where = reinterpret_cast<std::uintptr_t>(address);
+  char line[512];
+  std::string permissions = "?";
+  while (std::fgets(line, sizeof line, maps)) {
+    unsigned long begin = 0, end = 0;
+    char perms[8] = {};
+    if (std::sscanf(line, "%lx-%lx %7s", &begin, &end, perms) == 3 && begin <= where &&
+        where < end) {
+      permissions = perms;
+      break;
+    }
+  }
+  std::fclose(maps);
+  return permissions;
+}
+
+// Each call appends what the flush before it did: the team size, each thread's bytes read, and
+// the flush buffer's permissions (tests/harness/test_measurement_protocol.cpp reads it).
+void report_flush(plugbench::sdk::Call& call) {
+  const char* path = std::getenv("PLUGBENCH_FAKE_FLUSH_LOG");
+  if (path == nullptr) return;
+  const Services& services = call.session<Services>();
+  std::FILE* log = std::fopen(path, "a");
+  if (log == nullptr) return;
+  std::fprintf(log, "team %d buffer %zu %s read", omp_get_max_threads(),
+               services.flush_buffer().bytes(),
+               services.flush_buffer().allocated()
+                   ? mapping_permissions(services.flush_buffer().data()).c_str()
+                   : "none");
+  for (std::uint64_t bytes : services.last_flush_read()) {
+    std::fprintf(log, " %llu", static_cast<unsigned long long>(bytes));
+  }
+  std::fprintf(log, "\n");
+  std::fclose(log);
+}
+#elif defined(FAKE_THROTTLED)
+// Poses as a GPU whose default clock is 1000 MHz and whose timer reports a scripted SM clock: two
+// samples in three at 400 MHz (throttled), or, with PLUGBENCH_FAKE_ALWAYS_THROTTLED, all of them.
+// With PLUGBENCH_FAKE_HOLD_TIMES_OUT, every held sample reports that its hold timed out, as a
+// kernel that waits for the device from the host makes a real GPU's blocking kernel do.
+class Services : public plugbench::sdk::HostServices {
+ public:
+  using plugbench::sdk::HostServices::BasicHostServices;
+  void timer_begin(std::uint32_t flags) {
+    held_ = (flags & PB_TIMER_HOST_WAITS) == 0;
+    timer_start();
+  }
+  void timer_end(pb_sample_timing& timing) {
+    timing.elapsed_ms = timer_stop();
+    ++samples_;
+    const bool throttled = std::getenv("PLUGBENCH_FAKE_ALWAYS_THROTTLED") || samples_ % 3 != 0;
+    timing.sm_clock_khz = throttled ? 400'000 : 1'000'000;
+    timing.clock_window_ms = timing.elapsed_ms;
+    timing.hold = !held_                                         ? PB_HOLD_NONE
+                  : std::getenv("PLUGBENCH_FAKE_HOLD_TIMES_OUT") ? PB_HOLD_TIMED_OUT
+                                                                 : PB_HOLD_RELEASED;
+  }
+  void device_info(pb_device_info& info) {
+    std::snprintf(info.name, sizeof info.name, "%s", "fake throttled GPU");
+    info.clock_khz = 1'000'000;
+  }
+
+ private:
+  bool held_ = false;
+  long samples_ = 0;
+};
+#else
+using Services = plugbench::sdk::HostServices;
+#endif
 
 // Where a test asks, the kernel writes how many CPUs its OpenMP team may spread over: the CPUs of
 // all OpenMP places of its worker process (fake_good only, the one built with OpenMP).
@@ -53,6 +135,9 @@ void report_openmp_cpus() {
 
 void reduce_loop(plugbench::sdk::Call& call) {
   report_openmp_cpus();
+#ifdef FAKE_FLUSH_SPY
+  report_flush(call);
+#endif
   const std::int32_t* x = call.input<std::int32_t>(0);
   std::int64_t sum = 0;
   for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];
@@ -125,7 +210,7 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
   return nullptr;
 #else
   (void)minor;
-  const pb_plugin* table = plugbench::sdk::entry<plugbench::sdk::HostServices>(
+  const pb_plugin* table = plugbench::sdk::entry<Services>(
       {.name = FAKE_NAME, .version = "0.0.1", .description = "a test plugin"}, major, error);
   if (table == nullptr) return nullptr;
   static pb_plugin copy = *table;
@@ -135,7 +220,17 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
 #ifdef FAKE_ABI_MINOR
   copy.abi_minor = FAKE_ABI_MINOR;
 #endif
-#ifdef FAKE_DEVICE_MEMORY
+#ifdef FAKE_ABI_1_0
+  // A table as an ABI 1.0 plugin built it: it ends at kernel_count. What lies past it is not the
+  // plugin's, and a harness that read it would call this.
+  copy.abi_minor = 0;
+  copy.struct_size = offsetof(pb_plugin, kernel_count) + sizeof(copy.kernel_count);
+  copy.execution_context = [](void*, pb_execution_context*, pb_error*) -> pb_status {
+    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
+    std::abort();
+  };
+#endif
+#if defined(FAKE_DEVICE_MEMORY) || defined(FAKE_THROTTLED)
   // Host memory posing as a device's, so that copies are timed apart and crossovers computed; a
   // small "device" (64 MiB buffers at most) keeps the harness's bandwidth calibration short.
   static const auto host_alloc = copy.alloc;

@@ -1,4 +1,4 @@
-// test_abi_layout.cpp: pins the plugin ABI 1.0 of plugin_api.h as documented: the size and offset
+// test_abi_layout.cpp: pins the plugin ABI 1.1 of plugin_api.h as documented: the size and offset
 // of every field of every struct, the signature of every function pointer, and every enum value,
 // on LP64 Linux (x86-64, aarch64), the platforms plugbench builds for.
 //
@@ -31,7 +31,7 @@ constexpr bool kLp64 = sizeof(void*) == 8 && sizeof(long) == 8;
 
 TEST(AbiLayout, VersionAndEntrySymbol) {
   EXPECT_EQ(PB_ABI_MAJOR, 1);
-  EXPECT_EQ(PB_ABI_MINOR, 0);
+  EXPECT_EQ(PB_ABI_MINOR, 1);
   EXPECT_STREQ(PB_ENTRY_SYMBOL, "plugbench_plugin_entry");
   static_assert(std::is_same_v<pb_entry_fn, const pb_plugin* (*)(uint16_t, uint16_t, pb_error*)>);
 }
@@ -52,6 +52,11 @@ TEST(AbiLayout, EnumValues) {
   EXPECT_EQ(PB_KERNEL_SYNCHRONIZES_HOST, 1u);
   EXPECT_EQ(PB_KERNEL_ALLOCATES, 2u);
   EXPECT_EQ(PB_KERNEL_OPT_IN, 4u);
+  EXPECT_EQ(PB_TIMER_HOST_WAITS, 1u);
+  EXPECT_EQ(sizeof(pb_timer_hold), 4u);
+  EXPECT_EQ(PB_HOLD_NONE, 0);
+  EXPECT_EQ(PB_HOLD_RELEASED, 1);
+  EXPECT_EQ(PB_HOLD_TIMED_OUT, 2);
 }
 
 TEST(AbiLayout, Error) {
@@ -65,7 +70,7 @@ TEST(AbiLayout, Error) {
 
 TEST(AbiLayout, DeviceInfo) {
   if (!kLp64) GTEST_SKIP() << "the numbers below are LP64's";
-  EXPECT_EQ(sizeof(pb_device_info), 496u);
+  EXPECT_EQ(sizeof(pb_device_info), 576u);
   EXPECT_FIELD(pb_device_info, struct_size, 0, 4);
   EXPECT_FIELD(pb_device_info, name, 4, 256);
   EXPECT_FIELD(pb_device_info, architecture, 260, 64);
@@ -78,6 +83,8 @@ TEST(AbiLayout, DeviceInfo) {
   EXPECT_FIELD(pb_device_info, driver_version, 360, 64);
   EXPECT_FIELD(pb_device_info, runtime_version, 424, 64);
   EXPECT_FIELD(pb_device_info, index, 488, 4);
+  EXPECT_FIELD(pb_device_info, uuid, 492, 48);        // ABI 1.1
+  EXPECT_FIELD(pb_device_info, pci_bus_id, 540, 32);  // ABI 1.1
   EXPECT_FIELD_TYPE(pb_device_info, struct_size, uint32_t);
   EXPECT_FIELD_TYPE(pb_device_info, name, char[256]);
   EXPECT_FIELD_TYPE(pb_device_info, architecture, char[64]);
@@ -90,6 +97,29 @@ TEST(AbiLayout, DeviceInfo) {
   EXPECT_FIELD_TYPE(pb_device_info, driver_version, char[64]);
   EXPECT_FIELD_TYPE(pb_device_info, runtime_version, char[64]);
   EXPECT_FIELD_TYPE(pb_device_info, index, int32_t);
+  EXPECT_FIELD_TYPE(pb_device_info, uuid, char[48]);
+  EXPECT_FIELD_TYPE(pb_device_info, pci_bus_id, char[32]);
+}
+
+TEST(AbiLayout, SampleTiming) {
+  if (!kLp64) GTEST_SKIP() << "the numbers below are LP64's";
+  EXPECT_EQ(sizeof(pb_sample_timing), 32u);
+  EXPECT_FIELD(pb_sample_timing, struct_size, 0, 4);
+  EXPECT_FIELD(pb_sample_timing, hold, 4, 4);
+  EXPECT_FIELD(pb_sample_timing, elapsed_ms, 8, 8);
+  EXPECT_FIELD(pb_sample_timing, sm_clock_khz, 16, 8);
+  EXPECT_FIELD(pb_sample_timing, clock_window_ms, 24, 8);
+  EXPECT_FIELD_TYPE(pb_sample_timing, hold, pb_timer_hold);
+  EXPECT_FIELD_TYPE(pb_sample_timing, elapsed_ms, double);
+}
+
+TEST(AbiLayout, ExecutionContext) {
+  if (!kLp64) GTEST_SKIP() << "the numbers below are LP64's";
+  EXPECT_EQ(sizeof(pb_execution_context), 264u);
+  EXPECT_FIELD(pb_execution_context, struct_size, 0, 4);
+  EXPECT_FIELD(pb_execution_context, threads, 4, 4);
+  EXPECT_FIELD(pb_execution_context, binding, 8, 64);
+  EXPECT_FIELD(pb_execution_context, places, 72, 192);
 }
 
 TEST(AbiLayout, Problem) {
@@ -169,7 +199,7 @@ TEST(AbiLayout, BuildEntry) {
 
 TEST(AbiLayout, Plugin) {
   if (!kLp64) GTEST_SKIP() << "the numbers below are LP64's";
-  EXPECT_EQ(sizeof(pb_plugin), 184u);
+  EXPECT_EQ(sizeof(pb_plugin), 216u);
   EXPECT_FIELD(pb_plugin, struct_size, 0, 4);
   EXPECT_FIELD(pb_plugin, abi_major, 4, 2);
   EXPECT_FIELD(pb_plugin, abi_minor, 6, 2);
@@ -196,6 +226,10 @@ TEST(AbiLayout, Plugin) {
   EXPECT_FIELD(pb_plugin, flush_cache, 160, 8);
   EXPECT_FIELD(pb_plugin, kernels, 168, 8);
   EXPECT_FIELD(pb_plugin, kernel_count, 176, 4);
+  EXPECT_FIELD(pb_plugin, timer_begin, 184, 8);  // ABI 1.1
+  EXPECT_FIELD(pb_plugin, timer_end, 192, 8);
+  EXPECT_FIELD(pb_plugin, read_within, 200, 8);
+  EXPECT_FIELD(pb_plugin, execution_context, 208, 8);
   EXPECT_FIELD_TYPE(pb_plugin, struct_size, uint32_t);
   EXPECT_FIELD_TYPE(pb_plugin, abi_major, uint16_t);
   EXPECT_FIELD_TYPE(pb_plugin, abi_minor, uint16_t);
@@ -226,6 +260,11 @@ TEST(AbiLayout, Plugin) {
   EXPECT_FIELD_TYPE(pb_plugin, flush_cache, pb_status(*)(void*, pb_error*));
   EXPECT_FIELD_TYPE(pb_plugin, kernels, const pb_kernel*);
   EXPECT_FIELD_TYPE(pb_plugin, kernel_count, uint32_t);
+  EXPECT_FIELD_TYPE(pb_plugin, timer_begin, pb_status(*)(void*, uint32_t, pb_error*));
+  EXPECT_FIELD_TYPE(pb_plugin, timer_end, pb_status(*)(void*, pb_sample_timing*, pb_error*));
+  EXPECT_FIELD_TYPE(pb_plugin, read_within, pb_status(*)(void*, const void*, uint64_t, pb_error*));
+  EXPECT_FIELD_TYPE(pb_plugin, execution_context,
+                    pb_status(*)(void*, pb_execution_context*, pb_error*));
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ TEST(CheckPlugin, AGoodPluginIsDescribedAndPasses) {
   CommandResult r = run_harness({"--check-plugin", fake_plugin("good")});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "name:          fake_good")) << r.out;
-  EXPECT_TRUE(contains(r.out, "plugin ABI:    1.0")) << r.out;
+  EXPECT_TRUE(contains(r.out, "plugin ABI:    1.1")) << r.out;
   EXPECT_TRUE(contains(r.out, "memory space:  host")) << r.out;
   EXPECT_TRUE(contains(r.out, "  compiler: ")) << r.out;
   EXPECT_TRUE(contains(r.out, "probe:         available")) << r.out;

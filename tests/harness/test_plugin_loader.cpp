@@ -33,7 +33,7 @@ TEST(PluginLoader, AGoodPluginIsAvailableWithItsKernels) {
 TEST(PluginLoader, AWrongMajorVersionIsRefusedWithBothVersions) {
   PluginRecord plugin = load_plugin(fake_library("wrong_major"), "test");
   EXPECT_EQ(plugin.state, PluginState::broken);
-  EXPECT_NE(plugin.reason.find("plugin ABI 2.0 but this harness speaks 1.0"), std::string::npos)
+  EXPECT_NE(plugin.reason.find("plugin ABI 2.1 but this harness speaks 1.1"), std::string::npos)
       << plugin.reason;
   EXPECT_NE(plugin.reason.find("major versions differ"), std::string::npos);
 }
@@ -41,7 +41,7 @@ TEST(PluginLoader, AWrongMajorVersionIsRefusedWithBothVersions) {
 TEST(PluginLoader, ANewerMinorVersionIsRefused) {
   PluginRecord plugin = load_plugin(fake_library("newer_minor"), "test");
   EXPECT_EQ(plugin.state, PluginState::broken);
-  EXPECT_NE(plugin.reason.find("1.7 is newer than this harness's 1.0"), std::string::npos)
+  EXPECT_NE(plugin.reason.find("1.7 is newer than this harness's 1.1"), std::string::npos)
       << plugin.reason;
 }
 

@@ -1,13 +1,21 @@
 // host_services.hpp: memory services for plugins whose data lives in ordinary host memory
-// (cpu_serial, openmp, any CPU backend): aligned allocation, memcpy, a monotonic-clock timer, and
-// a cache flush that streams over a buffer larger than the last-level cache.
+// (cpu_serial, openmp, any CPU backend): aligned allocation, memcpy, a monotonic-clock timer that
+// starts with the plugin's thread team awake, and a cache flush that the whole team runs.
+//
+// A "team" says who runs the plugin's kernels. HostServices is for serial code;
+// plugbench/openmp_services.hpp has OpenMPHostServices, whose flush and wake-up run on every
+// thread of the OpenMP team (docs/measurement.md says why both matter).
 #pragma once
 
 #include <plugbench/plugin_sdk.hpp>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -17,11 +25,114 @@
 
 namespace plugbench::sdk {
 
-class HostServices {
+// The team of serial code: the calling thread alone.
+struct SerialTeam {
+  static int size() { return 1; }
+  // Runs body(thread, threads) on every thread of the team.
+  template <class Body>
+  static void run(Body&& body) {
+    body(0, 1);
+  }
+  // Makes sure every thread of the team is running, not asleep, before a sample's clock starts.
+  static void wake() {}
+  static void describe(pb_execution_context& context) {
+    context.threads = 1;
+    std::snprintf(context.binding, sizeof context.binding, "%s", "serial");
+    context.places[0] = '\0';
+  }
+};
+
+// A buffer larger than every cache level the team can reach, written once and then only read: a
+// flush that reads it evicts the problem's lines, writes the previous sample's dirty outputs back
+// while it runs, and leaves only clean lines behind.
+class HostFlushBuffer {
+ public:
+  HostFlushBuffer() = default;
+  HostFlushBuffer(const HostFlushBuffer&) = delete;
+  HostFlushBuffer& operator=(const HostFlushBuffer&) = delete;
+  ~HostFlushBuffer() {
+    if (data_ != nullptr) munmap(data_, bytes_);
+  }
+
+  // At least twice the last-level cache, and twice each thread's private L2 for its share.
+  static size_t bytes_for(int threads) {
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    size_t bytes = 0;
+    if (l3 > 0) bytes = 2 * static_cast<size_t>(l3);
+    if (l2 > 0) bytes = std::max(bytes, 2 * static_cast<size_t>(l2) * std::max(threads, 1));
+    if (bytes == 0) bytes = size_t{64} << 20;  // the OS does not say: 64 MiB
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return (bytes + page - 1) / page * page;
+  }
+
+  bool allocated() const { return data_ != nullptr; }
+  const unsigned char* data() const { return data_; }
+  size_t bytes() const { return bytes_; }
+
+  // Allocates and fills the buffer on the team (each thread first-touches its own share), then
+  // makes it read-only: no later flush can leave a dirty line.
+  template <class Team>
+  void allocate() {
+    const size_t bytes = bytes_for(Team::size());
+    void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      throw out_of_memory("cannot map a cache-flush buffer of " + std::to_string(bytes) + " bytes");
+    }
+    auto* data = static_cast<unsigned char*>(memory);
+    Team::run([&](int thread, int threads) {
+      const size_t begin = share_begin(bytes, thread, threads);
+      const size_t end = share_begin(bytes, thread + 1, threads);
+      std::memset(data + begin, 1 + thread % 255, end - begin);
+    });
+    if (mprotect(memory, bytes, PROT_READ) != 0) {
+      munmap(memory, bytes);
+      throw Failure(PB_ERROR, "cannot make the cache-flush buffer read-only");
+    }
+    data_ = data;
+    bytes_ = bytes;
+  }
+
+  // Every thread of the team reads its share, one word a cache line (a line is fetched whole).
+  // Returns what each thread read, in bytes, indexed by its number in the team.
+  template <class Team>
+  std::vector<uint64_t> read_on() const {
+    std::vector<uint64_t> read(static_cast<size_t>(std::max(Team::size(), 1)), 0);
+    const unsigned char* data = data_;
+    const size_t bytes = bytes_;
+    Team::run([&](int thread, int threads) {
+      const size_t begin = share_begin(bytes, thread, threads);
+      const size_t end = share_begin(bytes, thread + 1, threads);
+      uint64_t sum = 0;
+      for (size_t i = begin; i < end; i += 64) {
+        uint64_t word;
+        std::memcpy(&word, data + i, sizeof word);
+        sum += word;
+      }
+      volatile uint64_t sink = sum;  // the reads must happen
+      (void)sink;
+      if (static_cast<size_t>(thread) < read.size()) read[thread] = end - begin;
+    });
+    return read;
+  }
+
+ private:
+  // Equal shares of whole cache lines; the last thread also takes what does not divide.
+  static size_t share_begin(size_t bytes, int thread, int threads) {
+    if (thread >= threads) return bytes;
+    return bytes / 64 / static_cast<size_t>(threads) * 64 * static_cast<size_t>(thread);
+  }
+
+  unsigned char* data_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+template <class Team>
+class BasicHostServices {
  public:
   static bool probe(std::string&) { return true; }
 
-  explicit HostServices(int32_t /*device*/) {}
+  explicit BasicHostServices(int32_t /*device*/) {}
 
   void* alloc(uint64_t bytes) {
     // 64-byte alignment: whole cache lines, and room for any vector width.
@@ -44,33 +155,34 @@ class HostServices {
     if (bytes) std::memcpy(target, source, bytes);
   }
   void sync() {}
-  void timer_start() { start_ = std::chrono::steady_clock::now(); }
+  // The team is woken outside the timed region: a sample never pays for threads that fell asleep
+  // while the harness flushed or verified.
+  void timer_start() {
+    Team::wake();
+    start_ = std::chrono::steady_clock::now();
+  }
   double timer_stop() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
         .count();
   }
-  // Writes and reads a buffer of twice the last-level cache, so no problem data stays cached.
+  // Every thread of the team reads its share of a read-only buffer larger than the caches.
   void flush_cache() {
-    if (flush_buffer_.empty()) flush_buffer_.assign(flush_bytes(), 1);
-    volatile unsigned char sink = 0;
-    for (size_t i = 0; i < flush_buffer_.size(); i += 64) {
-      flush_buffer_[i] = static_cast<unsigned char>(flush_buffer_[i] + 1);
-      sink = sink + flush_buffer_[i];
-    }
+    if (!flush_buffer_.allocated()) flush_buffer_.template allocate<Team>();
+    last_flush_read_ = flush_buffer_.template read_on<Team>();
   }
+  void execution_context(pb_execution_context& context) { Team::describe(context); }
+
+  // For tests and curious plugins: the flush buffer, and what each thread read in the last flush.
+  const HostFlushBuffer& flush_buffer() const { return flush_buffer_; }
+  const std::vector<uint64_t>& last_flush_read() const { return last_flush_read_; }
 
  private:
-  static size_t flush_bytes() {
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    long largest = l3 > 0 ? l3 : (l2 > 0 ? l2 : 0);
-    const size_t fallback = size_t{64} << 20;  // when the OS does not say: 64 MiB
-    return largest > 0 ? 2 * static_cast<size_t>(largest) : fallback;
-  }
-
   std::chrono::steady_clock::time_point start_{};
-  std::vector<unsigned char> flush_buffer_;
+  HostFlushBuffer flush_buffer_;
+  std::vector<uint64_t> last_flush_read_;
 };
+
+using HostServices = BasicHostServices<SerialTeam>;
 
 }  // namespace plugbench::sdk
 

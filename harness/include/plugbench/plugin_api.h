@@ -21,9 +21,14 @@
  * run). Temporary storage is asked for up front (pb_kernel.workspace_bytes) and handed to the
  * kernel, so that allocation stays out of the timed region.
  *
- * Timing: the harness brackets a kernel call with timer_start / timer_stop. A GPU plugin records
- * device events on its stream there; a CPU plugin reads a monotonic clock. A kernel may return
- * before its device work has finished (it only enqueues); timer_stop and sync wait for it.
+ * Timing: the harness brackets a kernel call with timer_start / timer_stop (ABI 1.1: with
+ * timer_begin / timer_end where the plugin has them). A GPU plugin records device events on its
+ * stream there; a CPU plugin reads a monotonic clock. A kernel may return before its device work
+ * has finished (it only enqueues); timer_stop and sync wait for it. docs/measurement.md says what
+ * each timer must leave out of the sample (the host's launch latency, a thread team's wake-up).
+ *
+ * ABI 1.1 appended: pb_device_info.uuid and .pci_bus_id; pb_plugin.timer_begin, .timer_end,
+ * .read_within and .execution_context (all optional; the harness checks struct_size first).
  */
 #ifndef PLUGBENCH_PLUGIN_API_H
 #define PLUGBENCH_PLUGIN_API_H
@@ -36,7 +41,7 @@ extern "C" {
 #endif
 
 #define PB_ABI_MAJOR 1
-#define PB_ABI_MINOR 0
+#define PB_ABI_MINOR 1
 
 /* The exported symbol's name: a variable holding a pb_entry_fn (a Boost.DLL alias). */
 #define PB_ENTRY_SYMBOL "plugbench_plugin_entry"
@@ -83,7 +88,43 @@ typedef struct pb_device_info {
   char driver_version[64];   /* e.g. "13.0" */
   char runtime_version[64];  /* e.g. "13.0" */
   int32_t index;             /* the device index the session uses */
+  /* ABI 1.1 */
+  char uuid[48];       /* e.g. "GPU-5c1e…", as nvidia-smi -L prints it */
+  char pci_bus_id[32]; /* e.g. "0000:19:00.0": how NVML finds the device for telemetry */
 } pb_device_info;
+
+/* timer_begin flags (ABI 1.1). */
+enum {
+  /* The timed work makes the host wait for the device (a copy that completes before it returns, a
+   * kernel flagged PB_KERNEL_SYNCHRONIZES_HOST): the timer must not hold the device's queue behind
+   * the host, or the two would wait for each other. */
+  PB_TIMER_HOST_WAITS = 1u << 0
+};
+
+/* How the start of a sample was held back until the timed work was enqueued (ABI 1.1). */
+typedef enum pb_timer_hold {
+  PB_HOLD_NONE = 0,     /* nothing held: the host's enqueue time may be part of the sample */
+  PB_HOLD_RELEASED = 1, /* the start waited behind a blocking kernel, released after the enqueue */
+  PB_HOLD_TIMED_OUT = 2 /* the blocking kernel gave up waiting: the timed work waited for the
+                         * device from the host (flag it PB_KERNEL_SYNCHRONIZES_HOST) */
+} pb_timer_hold;
+
+/* One timed sample as timer_end reports it (ABI 1.1). A field not measured stays zero. */
+typedef struct pb_sample_timing {
+  uint32_t struct_size;   /* set by the harness: sizeof(pb_sample_timing) as it was compiled */
+  pb_timer_hold hold;     /* how the sample's start was held */
+  double elapsed_ms;      /* the sample's time */
+  double sm_clock_khz;    /* the device's core clock over the sample (0: not measured) */
+  double clock_window_ms; /* the window that clock was measured over (its precision) */
+} pb_sample_timing;
+
+/* Who runs a host plugin's kernels (ABI 1.1): the thread team and how it is bound to CPUs. */
+typedef struct pb_execution_context {
+  uint32_t struct_size; /* set by the harness: sizeof(pb_execution_context) as it was compiled */
+  uint32_t threads;     /* threads of the team a kernel runs on (1: serial) */
+  char binding[64];     /* e.g. "spread" (OMP_PROC_BIND), "none", "serial" */
+  char places[192];     /* e.g. "cores: 16 places" (OMP_PLACES), empty when unbound */
+} pb_execution_context;
 
 /* The problem a kernel solves. Which fields matter depends on the workload (see the table below).
  */
@@ -208,11 +249,26 @@ typedef struct pb_plugin {
   /* Timer around enqueued work: stop waits for the work and gives the elapsed milliseconds. */
   pb_status (*timer_start)(void* session, pb_error* error);
   pb_status (*timer_stop)(void* session, double* elapsed_ms, pb_error* error);
-  /* Optional: evicts the problem data from caches so that the next sample starts cold. */
+  /* Optional: evicts the problem data from every cache level so that the next sample starts cold,
+   * and leaves no dirty line behind for the sample to write back (the previous sample's outputs
+   * are written back during the flush). Runs on every thread of a host plugin's team. */
   pb_status (*flush_cache)(void* session, pb_error* error);
 
   const pb_kernel* kernels; /* kernel_count kernels, each read up to its own struct_size */
   uint32_t kernel_count;    /* entries in kernels */
+
+  /* ABI 1.1, each optional (NULL: the harness uses timer_start / timer_stop, has no read rate for
+   * this memory space, records no team). */
+  /* Starts a sample like timer_start; flags are PB_TIMER_* bits. A GPU plugin holds the sample's
+   * start behind a blocking kernel until timer_end, so the host's enqueue is not timed. */
+  pb_status (*timer_begin)(void* session, uint32_t flags, pb_error* error);
+  /* Ends the sample begun by timer_begin: waits for the work, fills *timing. */
+  pb_status (*timer_end)(void* session, pb_sample_timing* timing, pb_error* error);
+  /* Reads `bytes` of the plugin's memory without writing it (e.g. a sum that is discarded); used to
+   * calibrate the read-only peak bandwidth. May be asynchronous. */
+  pb_status (*read_within)(void* session, const void* source, uint64_t bytes, pb_error* error);
+  /* Fills *context: the team that runs this session's kernels. */
+  pb_status (*execution_context)(void* session, pb_execution_context* context, pb_error* error);
 } pb_plugin;
 
 /* The entry: called once with the harness's ABI version; returns the plugin's table, or NULL with a

@@ -200,6 +200,9 @@ inline std::vector<std::pair<std::string, std::string>> standard_build_info() {
 //   void copy_in(void* dst, const void* src, uint64_t); void copy_out(...); void copy_within(...);
 //   void sync(); void timer_start(); double timer_stop();
 // and optionally: void flush_cache(); void device_info(pb_device_info&);
+//   void timer_begin(uint32_t flags); void timer_end(pb_sample_timing&);   (both or neither)
+//   void read_within(const void* source, uint64_t bytes);
+//   void execution_context(pb_execution_context&);
 template <class S>
 class PluginTable {
  public:
@@ -253,6 +256,10 @@ class PluginTable {
     plugin_.flush_cache = has_flush_cache() ? &flush_cache : nullptr;
     plugin_.kernels = kernels_.data();
     plugin_.kernel_count = static_cast<uint32_t>(kernels_.size());
+    plugin_.timer_begin = has_sample_timer() ? &timer_begin : nullptr;
+    plugin_.timer_end = has_sample_timer() ? &timer_end : nullptr;
+    plugin_.read_within = has_read_within() ? &read_within : nullptr;
+    plugin_.execution_context = has_execution_context() ? &execution_context : nullptr;
   }
 
   static constexpr bool has_flush_cache() {
@@ -263,6 +270,22 @@ class PluginTable {
   static constexpr bool has_device_info() {
     return requires(S & s, pb_device_info & i) {
       s.device_info(i);
+    };
+  }
+  static constexpr bool has_sample_timer() {
+    return requires(S & s, pb_sample_timing & t) {
+      s.timer_begin(uint32_t{0});
+      s.timer_end(t);
+    };
+  }
+  static constexpr bool has_read_within() {
+    return requires(S & s, const void* p) {
+      s.read_within(p, uint64_t{0});
+    };
+  }
+  static constexpr bool has_execution_context() {
+    return requires(S & s, pb_execution_context & c) {
+      s.execution_context(c);
     };
   }
   static S& self(void* session) { return *static_cast<S*>(session); }
@@ -322,6 +345,27 @@ class PluginTable {
   }
   static pb_status timer_stop(void* session, double* elapsed_ms, pb_error* error) {
     return guarded(error, [&] { *elapsed_ms = self(session).timer_stop(); });
+  }
+  static pb_status timer_begin(void* session, uint32_t flags, pb_error* error) {
+    return guarded(error, [&] {
+      if constexpr (has_sample_timer()) self(session).timer_begin(flags);
+    });
+  }
+  static pb_status timer_end(void* session, pb_sample_timing* timing, pb_error* error) {
+    return guarded(error, [&] {
+      if constexpr (has_sample_timer()) self(session).timer_end(*timing);
+    });
+  }
+  static pb_status read_within(void* session, const void* source, uint64_t bytes, pb_error* error) {
+    return guarded(error, [&] {
+      if constexpr (has_read_within()) self(session).read_within(source, bytes);
+    });
+  }
+  static pb_status execution_context(void* session, pb_execution_context* context,
+                                     pb_error* error) {
+    return guarded(error, [&] {
+      if constexpr (has_execution_context()) self(session).execution_context(*context);
+    });
   }
   static pb_status flush_cache(void* session, pb_error* error) {
     return guarded(error, [&] {

@@ -1,0 +1,325 @@
+// test_measurement_protocol.cpp: what docs/measurement.md promises about a sample, checked where
+// no GPU is needed: the host flush runs on every thread of the team and only reads a buffer that
+// was written once (no dirty lines), the throttle guard drops slow GPU samples but never all of
+// them, read-only workloads are held against the read rate, and the new fields reach the results.
+#include "calibration.hpp"
+#include "cpu_frequency.hpp"
+#include "results_json.hpp"
+#include "test_support.hpp"
+#include "throttle_guard.hpp"
+
+#include <plugbench/openmp_services.hpp>
+
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+namespace plugbench {
+namespace {
+
+using testing::CommandResult;
+using testing::TempFolder;
+
+// Restores the OpenMP team size a test changed.
+class TeamSize {
+ public:
+  explicit TeamSize(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~TeamSize() { omp_set_num_threads(saved_); }
+
+ private:
+  int saved_;
+};
+
+TEST(HostFlush, EveryThreadOfTheTeamReadsItsShareOfTheWholeBuffer) {
+  TeamSize team(3);
+  sdk::OpenMPHostServices services(0);
+  services.flush_cache();
+  const std::vector<std::uint64_t>& read = services.last_flush_read();
+  ASSERT_EQ(read.size(), 3u);
+  for (std::size_t thread = 0; thread < read.size(); ++thread) {
+    EXPECT_GT(read[thread], 0u) << "thread " << thread << " did not take part in the flush";
+  }
+  const std::uint64_t total = std::accumulate(read.begin(), read.end(), std::uint64_t{0});
+  EXPECT_EQ(total, services.flush_buffer().bytes());
+}
+
+TEST(HostFlush, TheBufferOutgrowsTheLastLevelCacheAndEachThreadsL2) {
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  const std::size_t bytes = sdk::HostFlushBuffer::bytes_for(8);
+  if (l3 > 0) {
+    EXPECT_GE(bytes, 2 * static_cast<std::size_t>(l3));
+  }
+  if (l2 > 0) {
+    EXPECT_GE(bytes, 8 * 2 * static_cast<std::size_t>(l2));
+  }
+  EXPECT_GE(bytes, std::size_t{1} << 20);
+}
+
+TEST(HostFlush, TheSerialTeamFlushesOnItsOneThread) {
+  sdk::HostServices services(0);
+  services.flush_cache();
+  ASSERT_EQ(services.last_flush_read().size(), 1u);
+  EXPECT_EQ(services.last_flush_read()[0], services.flush_buffer().bytes());
+}
+
+// A flush that wrote its buffer would leave dirty lines for the next sample to write back: after
+// its first fill the buffer is read-only, so a write faults.
+TEST(HostFlushDeathTest, TheBufferIsReadOnlyAfterItsFirstFill) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  sdk::HostServices services(0);
+  services.flush_cache();
+  auto* data = const_cast<unsigned char*>(services.flush_buffer().data());
+  EXPECT_DEATH({ *static_cast<volatile unsigned char*>(data) = 7; }, "");
+  services.flush_cache();  // and reading it again still works
+  EXPECT_EQ(services.last_flush_read()[0], services.flush_buffer().bytes());
+}
+
+// Through the harness: fake_flush_spy logs, at every call, what the flush before it did.
+std::vector<std::string> flush_log_of_run(const std::string& cache) {
+  TempFolder folder;
+  const std::string log = folder.file("flush.log");
+  CommandResult r =
+      testing::run_harness({"--plugin-dir", testing::fake_plugin_dir("flush_spy"), "-p",
+                            "fake_flush_spy", "-w", "reduce", "-s", "4096", "-r", "4", "--warmup",
+                            "0", "--cache", cache, "--json", folder.file("r.json")},
+                           "OMP_NUM_THREADS=3 PLUGBENCH_FAKE_FLUSH_LOG='" + log + "' ");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = testing::read_json(folder.file("r.json"));
+  const nlohmann::json& cell = results["results"].at(0);
+  EXPECT_EQ(cell["team"]["threads"], 3);
+  EXPECT_EQ(cell["sampling"]["start"],
+            "not held: host plugin (its team is woken before the clock starts)");
+  return testing::lines_of(testing::read_text(log));
+}
+
+TEST(HostFlush, EveryColdSampleOfARunFollowsAFlushOnEveryThreadOfAReadOnlyBuffer) {
+  std::vector<std::string> lines = flush_log_of_run("cold");
+  // The checked call comes before any flush; then four samples, each after its flush.
+  ASSERT_GE(lines.size(), 5u);
+  EXPECT_TRUE(testing::contains(lines[0], "none")) << lines[0];
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::istringstream in(lines[i]);
+    std::string word, permissions;
+    int team = 0;
+    std::size_t bytes = 0;
+    in >> word >> team >> word >> bytes >> permissions >> word;
+    EXPECT_EQ(team, 3) << lines[i];
+    EXPECT_EQ(permissions, "r--p") << "the flush buffer must be read-only: " << lines[i];
+    std::vector<std::uint64_t> read;
+    for (std::uint64_t value; in >> value;) read.push_back(value);
+    ASSERT_EQ(read.size(), 3u) << lines[i];
+    for (std::uint64_t value : read) EXPECT_GT(value, 0u) << lines[i];
+    EXPECT_EQ(std::accumulate(read.begin(), read.end(), std::uint64_t{0}), bytes) << lines[i];
+  }
+}
+
+TEST(HostFlush, WarmSamplesAreNotFlushed) {
+  for (const std::string& line : flush_log_of_run("warm")) {
+    EXPECT_TRUE(testing::contains(line, "none")) << line;
+  }
+}
+
+TEST(ThrottleGuard, KeepsSamplesAtOrAboveTheThresholdAndUnmeasuredOnes) {
+  ThrottleGuard guard(1'980'000, 0.75);
+  EXPECT_DOUBLE_EQ(guard.threshold_khz(), 1'485'000);
+  EXPECT_FALSE(guard.judge(1'980'000).drop);
+  EXPECT_FALSE(guard.judge(1'485'000).drop);
+  EXPECT_FALSE(guard.judge(0).drop);  // no clock measured: nothing to judge
+  EXPECT_EQ(guard.dropped(), 0);
+}
+
+TEST(ThrottleGuard, DropsAThrottledSampleWithAGrowingPause) {
+  ThrottleGuard guard(1'000'000, 0.75, 3, 0.05, 0.5);
+  ThrottleGuard::Verdict first = guard.judge(700'000);
+  EXPECT_TRUE(first.drop);
+  EXPECT_DOUBLE_EQ(first.pause_s, 0.05);
+  ThrottleGuard::Verdict second = guard.judge(700'000);
+  EXPECT_TRUE(second.drop);
+  EXPECT_DOUBLE_EQ(second.pause_s, 0.1);
+  EXPECT_EQ(guard.dropped(), 2);
+  // Recovered: the next throttled sample starts again from the first pause.
+  EXPECT_FALSE(guard.judge(990'000).drop);
+  EXPECT_DOUBLE_EQ(guard.judge(100'000).pause_s, 0.05);
+}
+
+TEST(ThrottleGuard, NeverLeavesACellWithoutSamples) {
+  ThrottleGuard guard(1'000'000, 0.75, 3);
+  int kept = 0;
+  // A GPU throttled for good: after three drops in a row the fourth sample is kept, every time.
+  for (int attempt = 0; attempt < 40; ++attempt) kept += guard.judge(500'000).drop ? 0 : 1;
+  EXPECT_EQ(kept, 10);
+  EXPECT_EQ(guard.dropped(), 30);
+  EXPECT_EQ(guard.kept_below_threshold(), 10);
+}
+
+TEST(ThrottleGuard, AThresholdOfZeroOrAnUnknownDefaultClockChecksNothing) {
+  ThrottleGuard off(1'000'000, 0);
+  ThrottleGuard unknown(0, 0.75);
+  EXPECT_FALSE(off.judge(1).drop);
+  EXPECT_FALSE(unknown.judge(1).drop);
+}
+
+// fake_throttled's timer: two samples in three at 40 % of its 1000 MHz default clock.
+nlohmann::json throttled_cell(const std::string& environment, const std::string& threshold) {
+  TempFolder folder;
+  CommandResult r = testing::run_harness(
+      {"--plugin-dir", testing::fake_plugin_dir("throttled"), "-p", "fake_throttled", "-w",
+       "reduce", "-s", "4096", "-r", "4", "--warmup", "0", "--throttle-threshold", threshold,
+       "--json", folder.file("r.json")},
+      environment);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  return testing::read_json(folder.file("r.json"))["results"].at(0);
+}
+
+TEST(ThrottledSamples, AreDroppedAndRetakenSoTheCellKeepsOnlyFullClockSamples) {
+  nlohmann::json cell = throttled_cell("", "0.75");
+  EXPECT_EQ(cell["status"], "ok");
+  EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
+  const nlohmann::json& sampling = cell["sampling"];
+  EXPECT_EQ(sampling["start"], "held");
+  EXPECT_GE(sampling["throttle"]["dropped"].get<int>(), 4);
+  EXPECT_EQ(sampling["throttle"]["kept_below_threshold"], 0);
+  EXPECT_EQ(sampling["sm_clock"]["samples"], 4);
+  EXPECT_DOUBLE_EQ(sampling["sm_clock"]["min_mhz"].get<double>(), 1000);
+  EXPECT_DOUBLE_EQ(sampling["sm_clock"]["default_mhz"].get<double>(), 1000);
+}
+
+TEST(ThrottledSamples, AGpuThrottledForGoodStillEndsTheCellWithItsSamples) {
+  nlohmann::json cell = throttled_cell("PLUGBENCH_FAKE_ALWAYS_THROTTLED=1 ", "0.75");
+  EXPECT_EQ(cell["status"], "ok");
+  EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
+  EXPECT_EQ(cell["sampling"]["throttle"]["kept_below_threshold"], 4);
+  EXPECT_EQ(cell["sampling"]["throttle"]["dropped"], 12);
+  EXPECT_DOUBLE_EQ(cell["sampling"]["sm_clock"]["mean_mhz"].get<double>(), 400);
+}
+
+TEST(ThrottledSamples, AThresholdOfZeroKeepsEverySample) {
+  nlohmann::json cell = throttled_cell("", "0");
+  EXPECT_EQ(cell["sampling"]["throttle"]["dropped"], 0);
+  EXPECT_EQ(cell["sampling"]["sm_clock"]["samples"], 4);
+}
+
+TEST(HeldSamples, AKernelThatWaitsForTheDeviceIsTimedUnheldFromItsCheckedCallOn) {
+  nlohmann::json cell = throttled_cell("PLUGBENCH_FAKE_HOLD_TIMES_OUT=1 ", "0");
+  EXPECT_EQ(cell["status"], "ok");
+  EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
+  EXPECT_TRUE(testing::contains(cell["sampling"]["start"].get<std::string>(),
+                                "not held: the kernel waits for the device from the host"))
+      << cell["sampling"];
+}
+
+TEST(AbiMinor, AnAbi10PluginRunsAndNothingPastItsTableIsRead) {
+  TempFolder folder;
+  CommandResult r = testing::run_harness({"--plugin-dir", testing::fake_plugin_dir("abi_1_0"), "-p",
+                                          "fake_abi10", "-w", "reduce", "-s", "4096", "-r", "3",
+                                          "--json", folder.file("r.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json cell = testing::read_json(folder.file("r.json"))["results"].at(0);
+  EXPECT_EQ(cell["status"], "ok");
+  EXPECT_TRUE(cell["team"].is_null());  // it cannot say: execution_context is ABI 1.1
+}
+
+TEST(PeakPerPattern, ReadOnlyWorkloadsAreHeldAgainstTheReadRate) {
+  std::vector<PeakBandwidth> peaks(2);
+  peaks[0].memory_space = peaks[1].memory_space = "device";
+  peaks[0].pattern = "copy";
+  peaks[0].gbps = 4200;
+  peaks[1].pattern = "read";
+  peaks[1].gbps = 4400;
+  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4400);
+  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::copy)->gbps, 4200);
+  EXPECT_EQ(peak_for(peaks, "host", MemoryPattern::copy), nullptr);
+  peaks.pop_back();  // a plugin without read_within: the copy rate is all there is
+  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4200);
+}
+
+TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {
+  TempFolder folder;
+  CommandResult r = testing::run_harness({"-p", "cpu_serial", "-w", "reduce,scan", "-s", "65536",
+                                          "-r", "3", "--json", folder.file("r.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = testing::read_json(folder.file("r.json"));
+  std::set<std::string> patterns;
+  for (const nlohmann::json& peak : results["context"]["peaks"]) {
+    if (peak["memory_space"] == "host") patterns.insert(peak["pattern"].get<std::string>());
+  }
+  EXPECT_EQ(patterns, (std::set<std::string>{"copy", "read"}));
+  for (const nlohmann::json& cell : results["results"]) {
+    const std::string expected = cell["workload"] == "reduce" ? "read" : "copy";
+    EXPECT_EQ(cell["peak_pattern"], expected) << cell["workload"];
+    EXPECT_EQ(cell["traffic"]["pattern"], expected) << cell["workload"];
+  }
+  EXPECT_TRUE(results["context"]["host"].contains("frequency_scaling"));
+}
+
+TEST(FrequencyScaling, AGovernorOtherThanPerformanceIsScalingAndWarned) {
+  TempFolder folder;
+  auto governor = [&](const std::string& cpu, const std::string& name) {
+    std::filesystem::create_directories(folder.path() + "/" + cpu + "/cpufreq");
+    std::ofstream(folder.path() + "/" + cpu + "/cpufreq/scaling_governor") << name << "\n";
+  };
+  governor("cpu0", "performance");
+  governor("cpu1", "powersave");
+  std::filesystem::create_directories(folder.path() + "/cpufreq");  // not a CPU
+  FrequencyScaling scaling = read_frequency_scaling(folder.path());
+  EXPECT_EQ(scaling.governors.size(), 2u);
+  EXPECT_TRUE(scaling.scaling_on());
+  std::ostringstream out;
+  warn_about_frequency_scaling(out, scaling);
+  EXPECT_TRUE(testing::contains(out.str(), "powersave on 1 CPUs")) << out.str();
+  EXPECT_EQ(to_json(scaling)["scaling"], true);
+}
+
+TEST(FrequencyScaling, PerformanceEverywhereOrNoGovernorAtAllIsNotWarned) {
+  TempFolder folder;
+  std::filesystem::create_directories(folder.path() + "/cpu0/cpufreq");
+  std::ofstream(folder.path() + "/cpu0/cpufreq/scaling_governor") << "performance\n";
+  std::ostringstream out;
+  warn_about_frequency_scaling(out, read_frequency_scaling(folder.path()));
+  EXPECT_EQ(out.str(), "");
+  FrequencyScaling none = read_frequency_scaling(folder.path() + "/missing");
+  EXPECT_FALSE(none.known());
+  EXPECT_TRUE(to_json(none)["scaling"].is_null());  // a VM without cpufreq: unknown, not "off"
+}
+
+TEST(SamplingRecord, TravelsFromTheWorkerAndIntoTheResultsFile) {
+  CellResult cell;
+  cell.workload = "reduce";
+  cell.plugin = "cub";
+  cell.variant = "library";
+  SamplingRecord sampling;
+  sampling.start = "held";
+  sampling.clock_samples = 9;
+  sampling.clock_mean_mhz = 1975.5;
+  sampling.clock_min_mhz = 1960;
+  sampling.clock_window_min_ms = 0.02;
+  sampling.default_clock_mhz = 1980;
+  sampling.throttle_threshold = 0.75;
+  sampling.dropped_throttled = 2;
+  sampling.kept_throttled = 1;
+  cell.sampling = sampling;
+  cell.team = ExecutionContext{16, "spread", "cores: 16 places"};
+  cell.peak_pattern = "read";
+  CellResult back = cell_from_json(to_json(cell));
+  ASSERT_TRUE(back.sampling);
+  EXPECT_EQ(back.sampling->start, "held");
+  EXPECT_EQ(back.sampling->clock_samples, 9);
+  EXPECT_DOUBLE_EQ(*back.sampling->clock_mean_mhz, 1975.5);
+  EXPECT_DOUBLE_EQ(*back.sampling->clock_min_mhz, 1960);
+  EXPECT_EQ(back.sampling->dropped_throttled, 2);
+  EXPECT_EQ(back.sampling->kept_throttled, 1);
+  ASSERT_TRUE(back.team);
+  EXPECT_EQ(back.team->threads, 16u);
+  EXPECT_EQ(back.team->binding, "spread");
+  EXPECT_EQ(back.peak_pattern, "read");
+}
+
+}  // namespace
+}  // namespace plugbench
