@@ -194,7 +194,10 @@ GpuTelemetry telemetry_between(const GpuTelemetrySnapshot& start, const GpuTelem
   GpuTelemetry telemetry;
   // steady_clock does not go backwards; a pair given the wrong way round counts as no time.
   telemetry.seconds = std::max(0.0, std::chrono::duration<double>(end.taken - start.taken).count());
-  if (auto mj = counter_difference(start.energy_mj, end.energy_mj)) {
+  // The energy counter advances in steps (on the H200, 12 J jumps were seen within a few ms): over
+  // a shorter window its difference says nothing about the cell.
+  if (auto mj = counter_difference(start.energy_mj, end.energy_mj);
+      mj && telemetry.seconds >= kShortestEnergyWindowS) {
     telemetry.energy_j = static_cast<double>(*mj) / 1e3;
   }
   if (telemetry.energy_j && telemetry.seconds > 0) {

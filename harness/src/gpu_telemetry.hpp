@@ -43,8 +43,11 @@ struct GpuTelemetry {
   std::optional<double> energy_per_call_j;  // set by the caller, not by telemetry_between()
 };
 
+// The shortest window over which the energy counter's difference is recorded.
+inline constexpr double kShortestEnergyWindowS = 1.0;
+
 // A counter that went backwards (driver reloaded, wrapped) gives an empty field, never a negative
-// difference.
+// difference; energy (and power from it) only over windows of kShortestEnergyWindowS or more.
 GpuTelemetry telemetry_between(const GpuTelemetrySnapshot& start, const GpuTelemetrySnapshot& end);
 
 // Every field, absent values as null; the reasons as an array of names.

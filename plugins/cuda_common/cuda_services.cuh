@@ -78,6 +78,10 @@ class CudaServices {
       PB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
       timer_.create(properties_.multiProcessorCount);
       PB_CUDA_CHECK(cudaMalloc(&read_sink_, sizeof(uint32_t)));
+      // Loaded now, not inside a held sample (see SampleTimer::create).
+      enqueue_read(read_sink_, sizeof(uint32_t), static_cast<uint32_t*>(read_sink_),
+                   properties_.multiProcessorCount, stream_);
+      PB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     } catch (...) {
       release_all();
       throw;

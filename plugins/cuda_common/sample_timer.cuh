@@ -63,6 +63,14 @@ class SampleTimer {
     PB_CUDA_CHECK(cudaEventCreate(&stop_));
     PB_CUDA_CHECK(cudaHostAlloc(&mapped_, sizeof(Mapped), cudaHostAllocMapped));
     PB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_mapped_), mapped_, 0));
+    // Both kernels run once now, unheld: under CUDA's lazy loading a kernel's first launch loads
+    // its module, which would wait for a blocking kernel already running.
+    mapped_->release = 1;
+    hold_stream_kernel<><<<1, 1>>>(&device_mapped_->release, &device_mapped_->timed_out, 0);
+    PB_CUDA_CHECK(cudaGetLastError());
+    clock_stamp_kernel<><<<1, 1>>>(device_mapped_->stamps);
+    PB_CUDA_CHECK(cudaGetLastError());
+    PB_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   void release_all() noexcept {
