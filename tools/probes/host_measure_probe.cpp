@@ -175,25 +175,59 @@ Stats statistics(std::vector<double> samples) {
 
 // --- buffers --------------------------------------------------------------------------------
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
+// Buffers as the SDK's host services make them (plugbench/host_services.hpp): 2 MiB and more are
+// mapped on huge-page boundaries with MADV_HUGEPAGE; the copy in runs on the team, each thread its
+// share of whole 4 KiB pages, so each page is first touched by a thread that will read it.
+struct Unmapper {
+  std::size_t length = 0;
+  void* mapping = nullptr;
+  void operator()(void* p) const {
+    if (mapping != nullptr) {
+      munmap(mapping, length);
+    } else {
+      std::free(p);
+    }
+  }
 };
 template <class T>
-using Buffer = std::unique_ptr<T[], FreeDeleter>;
+using Buffer = std::unique_ptr<T[], Unmapper>;
 
-// 64-byte aligned, filled by ONE thread with a memcpy, as the harness copies a cell's inputs into
-// the plugin's buffers: first touch then puts every page on that thread's NUMA node, and the
-// probe reproduces that placement rather than an ideal parallel first touch.
 template <class T>
 Buffer<T> copy_in(const std::vector<T>& source) {
-  void* p = nullptr;
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
   const std::size_t bytes = source.size() * sizeof(T);
-  if (posix_memalign(&p, kLine, std::max<std::size_t>(bytes, 1)) != 0) {
-    std::fprintf(stderr, "posix_memalign of %zu bytes failed\n", bytes);
-    std::exit(1);
+  void* p = nullptr;
+  Unmapper unmapper;
+  if (bytes < kHugePage) {
+    if (posix_memalign(&p, kLine, std::max<std::size_t>(bytes, 1)) != 0) {
+      std::fprintf(stderr, "posix_memalign of %zu bytes failed\n", bytes);
+      std::exit(1);
+    }
+  } else {
+    const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    unmapper.length = rounded + kHugePage;
+    unmapper.mapping =
+        mmap(nullptr, unmapper.length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (unmapper.mapping == MAP_FAILED) {
+      std::fprintf(stderr, "mmap of %zu bytes failed\n", bytes);
+      std::exit(1);
+    }
+    const auto address = reinterpret_cast<std::uintptr_t>(unmapper.mapping);
+    p = reinterpret_cast<void*>((address + kHugePage - 1) / kHugePage * kHugePage);
+    (void)madvise(p, rounded, MADV_HUGEPAGE);
   }
-  std::memcpy(p, source.data(), bytes);
-  return Buffer<T>(static_cast<T*>(p));
+  const std::uint64_t pages = (bytes + 4095) / 4096;
+#pragma omp parallel
+  {
+    const std::uint64_t thread = omp_get_thread_num(), threads = omp_get_num_threads();
+    const std::uint64_t begin = std::min<std::uint64_t>(bytes, pages * thread / threads * 4096);
+    const std::uint64_t end = std::min<std::uint64_t>(bytes, pages * (thread + 1) / threads * 4096);
+    if (end > begin) {
+      std::memcpy(static_cast<char*>(p) + begin,
+                  reinterpret_cast<const char*>(source.data()) + begin, end - begin);
+    }
+  }
+  return Buffer<T>(static_cast<T*>(p), unmapper);
 }
 
 // --- the protocol ---------------------------------------------------------------------------
