@@ -18,8 +18,9 @@ struct PeakBandwidth {
   std::string measured_by;   // "harness (OpenMP copy)" or the plugin that copied
   std::string device;        // the device's name, for device memory
   std::uint64_t bytes = 0;   // size of the copied buffer
-  double gbps = 0;           // (read + written) bytes / median time
+  double gbps = 0;           // bytes moved (read + written for a copy) / best_ms
   double median_ms = 0;
+  double best_ms = 0;  // the fastest repetition, which gbps is computed from
 };
 
 // Host memory: a copy and a read by all the harness's OpenMP threads over buffers larger than the

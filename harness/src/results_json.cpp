@@ -203,7 +203,8 @@ nlohmann::json to_json(const PeakBandwidth& peak) {
           {"device", peak.device},
           {"bytes", peak.bytes},
           {"gbps", finite(peak.gbps)},
-          {"median_ms", finite(peak.median_ms)}};
+          {"median_ms", finite(peak.median_ms)},
+          {"best_ms", finite(peak.best_ms)}};
 }
 
 nlohmann::json to_json(const pb_device_info& device) {
@@ -312,6 +313,7 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   peak.bytes = j.at("bytes").get<std::uint64_t>();
   peak.gbps = number_or_nan(j.at("gbps"));
   peak.median_ms = number_or_nan(j.at("median_ms"));
+  peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;
   return peak;
 }
 
