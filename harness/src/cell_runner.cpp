@@ -99,8 +99,8 @@ class KernelTimer {
     if (!trusted) {
       flags_ |= PB_TIMER_HOST_WAITS;
       record_.start =
-          "not held: the kernel waits for the device from the host but is not flagged "
-          "synchronizes_host";
+          "not held: the host waited for the device while enqueuing the kernel (a call that "
+          "synchronizes, unflagged, or more launches than the device's queue holds)";
     }
     return sample;
   }

@@ -129,7 +129,7 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
           (sampling.clock_min_mhz ? "; slowest kept " + fixed(*sampling.clock_min_mhz, 0) + " MHz"
                                   : ""));
     }
-    if (sampling.start.rfind("not held: the kernel waits", 0) == 0) {
+    if (sampling.start.rfind("not held: the host waited", 0) == 0) {
       table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
     }
   }

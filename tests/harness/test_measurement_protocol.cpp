@@ -211,7 +211,7 @@ TEST(HeldSamples, AKernelThatWaitsForTheDeviceIsTimedUnheldFromItsCheckedCallOn)
   EXPECT_EQ(cell["status"], "ok");
   EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
   EXPECT_TRUE(testing::contains(cell["sampling"]["start"].get<std::string>(),
-                                "not held: the kernel waits for the device from the host"))
+                                "not held: the host waited for the device while enqueuing the kernel"))
       << cell["sampling"];
 }
 
