@@ -138,10 +138,13 @@ std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) 
   };
   // The timer holds each sample's start until the call is enqueued (ABI 1.1 plugins), so the
   // rate is the memory's, not the launch's.
+  // A plugin whose copy or read waits on the host cannot be held: one held call finds out.
   auto timed_ms = [&](auto&& call) {
     call();
     session.sync();
-    return [&session, call] { return session.timed_sample(0, call).ms; };
+    const std::uint32_t flags =
+        session.timed_sample(0, call).hold == PB_HOLD_TIMED_OUT ? PB_TIMER_HOST_WAITS : 0;
+    return [&session, call, flags] { return session.timed_sample(flags, call).ms; };
   };
   set_rate(copy, times_of("calibration/" + session.plugin().name + "_copy", timed_ms(copy_call)),
            2.0 * double(copy.bytes));

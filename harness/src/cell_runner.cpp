@@ -72,7 +72,8 @@ class KernelTimer {
   KernelTimer(const PluginSession& session, const KernelRecord& kernel, const RunSettings& settings)
       : session_(session), guard_(default_clock_khz(session), settings.throttle_threshold) {
     record_.default_clock_mhz = default_clock_khz(session) / 1e3;
-    record_.throttle_threshold = settings.throttle_threshold;
+    // Recorded only where it is applied: samples with a measured clock of a known default.
+    record_.throttle_threshold = record_.default_clock_mhz > 0 ? settings.throttle_threshold : 0;
     if (session.plugin().memory_space != PB_MEMORY_DEVICE) {
       record_.start = "not held: host plugin (its team is woken before the clock starts)";
     } else if (!session.has_sample_timer()) {
@@ -96,6 +97,12 @@ class KernelTimer {
   TimedSample time_call(const std::function<void()>& call, bool& trusted) {
     TimedSample sample = session_.timed_sample(flags_, call);
     trusted = sample.hold != PB_HOLD_TIMED_OUT;
+    if (!trusted && (flags_ & PB_TIMER_HOST_WAITS)) {
+      // Asked not to hold, it held: retaking would never end.
+      throw PluginCallError(PB_ERROR,
+                            "timer_end reported a timed-out hold for a sample begun with "
+                            "PB_TIMER_HOST_WAITS, which must not be held");
+    }
     if (!trusted) {
       flags_ |= PB_TIMER_HOST_WAITS;
       record_.start =
@@ -112,6 +119,7 @@ class KernelTimer {
       ++calls_;
       bool trusted = true;
       TimedSample sample = time_call(call, trusted);
+      busy_ms_ += sample.ms;
       if (!trusted) continue;
       ThrottleGuard::Verdict verdict = guard_.judge(sample.sm_clock_khz);
       if (verdict.drop) {
@@ -131,6 +139,8 @@ class KernelTimer {
   }
 
   long calls() const { return calls_; }
+  // The time of every call taken, kept or not.
+  double busy_ms() const { return busy_ms_; }
 
   SamplingRecord record() const {
     SamplingRecord record = record_;
@@ -152,6 +162,7 @@ class KernelTimer {
   SamplingRecord record_;
   double clock_sum_mhz_ = 0;
   long calls_ = 0;
+  double busy_ms_ = 0;
 };
 
 // The checked call: outputs poisoned, the kernel run once, outputs read back and verified.
@@ -320,10 +331,12 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
     cell.sampling = timer.record();
     if (before) {
       cell.telemetry = telemetry_between(*before, telemetry->read());
-      // Per call only where the counter's resolution allows it (a second or more) and no flush
-      // shares the window; the gaps between calls are in it (docs/measurement.md).
+      // Per call only where the counter's resolution allows it (a second or more), no flush
+      // shares the window, and the calls fill at least 80 % of it: otherwise the idle gaps
+      // between them would be most of the energy (docs/measurement.md).
+      const double busy_fraction = timer.busy_ms() / 1e3 / cell.telemetry->seconds;
       if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
-          cell.telemetry->energy_j && timer.calls() > 0) {
+          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer.calls() > 0) {
         cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
       }
     }

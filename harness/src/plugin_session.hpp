@@ -81,7 +81,16 @@ class PluginSession {
     if (!has_sample_timer()) return TimedSample{timed(body)};
     ErrorBuffer error;
     check_call(table().timer_begin(handle_, flags, error.get()), "timer_begin", error);
-    body();
+    try {
+      body();
+    } catch (...) {
+      // The sample's start may be held behind a blocking kernel: release it before giving up.
+      try {
+        end_sample();
+      } catch (const PluginCallError&) {
+      }
+      throw;
+    }
     return end_sample();
   }
   bool has_sample_timer() const;

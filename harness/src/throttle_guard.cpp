@@ -17,14 +17,22 @@ ThrottleGuard::Verdict ThrottleGuard::judge(double sm_clock_khz) {
   const bool throttled = threshold_khz_ > 0 && sm_clock_khz > 0 && sm_clock_khz < threshold_khz_;
   if (!throttled) {
     drops_in_a_row_ = 0;
+    guard_kept_in_a_row_ = 0;
     pause_s_ = first_pause_s_;
     return {};
   }
+  if (gave_up_) {
+    ++kept_below_;
+    return {};
+  }
   if (drops_in_a_row_ >= max_drops_in_a_row_) {
-    // The pauses did not help: keep this one, so the cell ends with its samples, and say so.
+    // The pauses did not help: keep this one, so the cell ends with its samples, and say so. Twice
+    // in a row with no full-clock sample between, and the GPU runs at this clock (locked clocks, a
+    // power cap): dropping more would only waste the cell's time.
     ++kept_below_;
     drops_in_a_row_ = 0;
     pause_s_ = first_pause_s_;
+    gave_up_ = ++guard_kept_in_a_row_ >= 2;
     return {};
   }
   ++dropped_;

@@ -13,7 +13,8 @@ class ThrottleGuard {
   };
 
   // threshold: the fraction of default_clock_khz below which a sample is throttled (0: never).
-  // After max_drops_in_a_row drops for one sample, the next throttled sample is kept.
+  // After max_drops_in_a_row drops for one sample, the next throttled sample is kept; after that
+  // happened twice with no full-clock sample between, no more samples are dropped.
   ThrottleGuard(double default_clock_khz, double threshold, int max_drops_in_a_row = 3,
                 double first_pause_s = 0.05, double longest_pause_s = 0.5);
 
@@ -31,6 +32,8 @@ class ThrottleGuard {
   double longest_pause_s_;
   double pause_s_;
   int drops_in_a_row_ = 0;
+  int guard_kept_in_a_row_ = 0;  // samples kept by the guard with no full-clock sample between
+  bool gave_up_ = false;         // the GPU stays below the threshold: keep every sample
   int dropped_ = 0;
   int kept_below_ = 0;
 };

@@ -72,8 +72,8 @@ void report_flush(plugbench::sdk::Call& call) {
                services.flush_buffer().allocated()
                    ? mapping_permissions(services.flush_buffer().data()).c_str()
                    : "none");
-  for (std::uint64_t bytes : services.last_flush_read()) {
-    std::fprintf(log, " %llu", static_cast<unsigned long long>(bytes));
+  for (const plugbench::sdk::FlushShare& share : services.last_flush_read()) {
+    std::fprintf(log, " %llu:%ld", static_cast<unsigned long long>(share.bytes), share.thread_id);
   }
   std::fprintf(log, "\n");
   std::fclose(log);
@@ -92,6 +92,8 @@ class Services : public plugbench::sdk::HostServices {
   }
   void timer_end(pb_sample_timing& timing) {
     timing.elapsed_ms = timer_stop();
+    // A sample whose hold timed out must be discarded: a time no kept sample could have.
+    if (held_ && std::getenv("PLUGBENCH_FAKE_HOLD_TIMES_OUT")) timing.elapsed_ms = 999;
     ++samples_;
     const bool throttled = std::getenv("PLUGBENCH_FAKE_ALWAYS_THROTTLED") || samples_ % 3 != 0;
     timing.sm_clock_khz = throttled ? 400'000 : 1'000'000;
@@ -222,10 +224,32 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
 #endif
 #ifdef FAKE_ABI_1_0
   // A table as an ABI 1.0 plugin built it: it ends at kernel_count. What lies past it is not the
-  // plugin's, and a harness that read it would call this.
+  // plugin's, and a harness that read it would call these (it poses as device memory, so that
+  // the harness would reach for the sample timer and read_within too).
   copy.abi_minor = 0;
   copy.struct_size = offsetof(pb_plugin, kernel_count) + sizeof(copy.kernel_count);
+  copy.memory_space = PB_MEMORY_DEVICE;
+  static const auto host_alloc_1_0 = copy.alloc;
+  copy.alloc = [](void* session, std::uint64_t bytes, void** pointer, pb_error* e) {
+    if (bytes > (std::uint64_t{64} << 20)) {
+      plugbench::sdk::write_message(e, "fake device: 64 MiB buffers at most");
+      return PB_OUT_OF_MEMORY;
+    }
+    return host_alloc_1_0(session, bytes, pointer, e);
+  };
   copy.execution_context = [](void*, pb_execution_context*, pb_error*) -> pb_status {
+    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
+    std::abort();
+  };
+  copy.timer_begin = [](void*, std::uint32_t, pb_error*) -> pb_status {
+    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
+    std::abort();
+  };
+  copy.timer_end = [](void*, pb_sample_timing*, pb_error*) -> pb_status {
+    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
+    std::abort();
+  };
+  copy.read_within = [](void*, const void*, std::uint64_t, pb_error*) -> pb_status {
     std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
     std::abort();
   };

@@ -40,13 +40,33 @@ TEST(HostFlush, EveryThreadOfTheTeamReadsItsShareOfTheWholeBuffer) {
   TeamSize team(3);
   sdk::OpenMPHostServices services(0);
   services.flush_cache();
-  const std::vector<std::uint64_t>& read = services.last_flush_read();
+  const std::vector<sdk::FlushShare>& read = services.last_flush_read();
   ASSERT_EQ(read.size(), 3u);
+  std::set<long> threads;
+  std::uint64_t total = 0;
   for (std::size_t thread = 0; thread < read.size(); ++thread) {
-    EXPECT_GT(read[thread], 0u) << "thread " << thread << " did not take part in the flush";
+    EXPECT_GT(read[thread].bytes, 0u) << "thread " << thread << " did not take part in the flush";
+    threads.insert(read[thread].thread_id);
+    total += read[thread].bytes;
   }
-  const std::uint64_t total = std::accumulate(read.begin(), read.end(), std::uint64_t{0});
+  // Three shares read by three OS threads, not one thread reading all three.
+  EXPECT_EQ(threads.size(), 3u);
   EXPECT_EQ(total, services.flush_buffer().bytes());
+}
+
+TEST(HostFlush, TheTeamsServicesRefuseToRunInsideAParallelRegion) {
+  TeamSize team(2);
+  sdk::OpenMPHostServices services(0);
+  int refused = 0;
+#pragma omp parallel reduction(+ : refused)
+  {
+    try {
+      services.flush_cache();
+    } catch (const sdk::Failure& failure) {
+      refused += testing::contains(failure.what(), "inside an OpenMP parallel region") ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(refused, 2);
 }
 
 TEST(HostFlush, TheBufferOutgrowsTheLastLevelCacheAndEachThreadsL2) {
@@ -66,7 +86,7 @@ TEST(HostFlush, TheSerialTeamFlushesOnItsOneThread) {
   sdk::HostServices services(0);
   services.flush_cache();
   ASSERT_EQ(services.last_flush_read().size(), 1u);
-  EXPECT_EQ(services.last_flush_read()[0], services.flush_buffer().bytes());
+  EXPECT_EQ(services.last_flush_read()[0].bytes, services.flush_buffer().bytes());
 }
 
 // A flush that wrote its buffer would leave dirty lines for the next sample to write back: after
@@ -78,7 +98,7 @@ TEST(HostFlushDeathTest, TheBufferIsReadOnlyAfterItsFirstFill) {
   auto* data = const_cast<unsigned char*>(services.flush_buffer().data());
   EXPECT_DEATH({ *static_cast<volatile unsigned char*>(data) = 7; }, "");
   services.flush_cache();  // and reading it again still works
-  EXPECT_EQ(services.last_flush_read()[0], services.flush_buffer().bytes());
+  EXPECT_EQ(services.last_flush_read()[0].bytes, services.flush_buffer().bytes());
 }
 
 // Through the harness: fake_flush_spy logs, at every call, what the flush before it did.
@@ -112,11 +132,18 @@ TEST(HostFlush, EveryColdSampleOfARunFollowsAFlushOnEveryThreadOfAReadOnlyBuffer
     in >> word >> team >> word >> bytes >> permissions >> word;
     EXPECT_EQ(team, 3) << lines[i];
     EXPECT_EQ(permissions, "r--p") << "the flush buffer must be read-only: " << lines[i];
-    std::vector<std::uint64_t> read;
-    for (std::uint64_t value; in >> value;) read.push_back(value);
-    ASSERT_EQ(read.size(), 3u) << lines[i];
-    for (std::uint64_t value : read) EXPECT_GT(value, 0u) << lines[i];
-    EXPECT_EQ(std::accumulate(read.begin(), read.end(), std::uint64_t{0}), bytes) << lines[i];
+    std::uint64_t total = 0;
+    std::set<long> threads;
+    int shares = 0;
+    for (std::string share; in >> share; ++shares) {
+      const std::uint64_t read = std::stoull(share.substr(0, share.find(':')));
+      EXPECT_GT(read, 0u) << lines[i];
+      total += read;
+      threads.insert(std::stol(share.substr(share.find(':') + 1)));
+    }
+    EXPECT_EQ(shares, 3) << lines[i];
+    EXPECT_EQ(threads.size(), 3u) << "three shares read by three threads: " << lines[i];
+    EXPECT_EQ(total, bytes) << lines[i];
   }
 }
 
@@ -152,11 +179,21 @@ TEST(ThrottleGuard, DropsAThrottledSampleWithAGrowingPause) {
 TEST(ThrottleGuard, NeverLeavesACellWithoutSamples) {
   ThrottleGuard guard(1'000'000, 0.75, 3);
   int kept = 0;
-  // A GPU throttled for good: after three drops in a row the fourth sample is kept, every time.
+  // A GPU throttled for good (or clocks locked low): three drops, a kept sample, three drops, a
+  // kept sample, and then every sample is kept: the cell's time is not wasted on more pauses.
   for (int attempt = 0; attempt < 40; ++attempt) kept += guard.judge(500'000).drop ? 0 : 1;
-  EXPECT_EQ(kept, 10);
-  EXPECT_EQ(guard.dropped(), 30);
-  EXPECT_EQ(guard.kept_below_threshold(), 10);
+  EXPECT_EQ(kept, 34);
+  EXPECT_EQ(guard.dropped(), 6);
+  EXPECT_EQ(guard.kept_below_threshold(), 34);
+}
+
+TEST(ThrottleGuard, AFullClockSampleBetweenResetsTheGuard) {
+  ThrottleGuard guard(1'000'000, 0.75, 1);
+  EXPECT_TRUE(guard.judge(500'000).drop);
+  EXPECT_FALSE(guard.judge(500'000).drop);  // kept by the guard
+  EXPECT_FALSE(guard.judge(1'000'000).drop);
+  EXPECT_TRUE(guard.judge(500'000).drop);  // dropping again: the GPU recovered in between
+  EXPECT_EQ(guard.dropped(), 2);
 }
 
 TEST(ThrottleGuard, AThresholdOfZeroOrAnUnknownDefaultClockChecksNothing) {
@@ -196,7 +233,7 @@ TEST(ThrottledSamples, AGpuThrottledForGoodStillEndsTheCellWithItsSamples) {
   EXPECT_EQ(cell["status"], "ok");
   EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
   EXPECT_EQ(cell["sampling"]["throttle"]["kept_below_threshold"], 4);
-  EXPECT_EQ(cell["sampling"]["throttle"]["dropped"], 12);
+  EXPECT_EQ(cell["sampling"]["throttle"]["dropped"], 6);  // 3 + 3, then it stops dropping
   EXPECT_DOUBLE_EQ(cell["sampling"]["sm_clock"]["mean_mhz"].get<double>(), 400);
 }
 
@@ -210,8 +247,10 @@ TEST(HeldSamples, AKernelThatWaitsForTheDeviceIsTimedUnheldFromItsCheckedCallOn)
   nlohmann::json cell = throttled_cell("PLUGBENCH_FAKE_HOLD_TIMES_OUT=1 ", "0");
   EXPECT_EQ(cell["status"], "ok");
   EXPECT_EQ(cell["time"]["kernel"]["repetitions"], 4);
-  EXPECT_TRUE(testing::contains(cell["sampling"]["start"].get<std::string>(),
-                                "not held: the host waited for the device while enqueuing the kernel"))
+  EXPECT_LT(cell["time"]["kernel"]["max_ms"].get<double>(), 999);  // the timed-out one dropped
+  EXPECT_TRUE(
+      testing::contains(cell["sampling"]["start"].get<std::string>(),
+                        "not held: the host waited for the device while enqueuing the kernel"))
       << cell["sampling"];
 }
 
@@ -224,6 +263,8 @@ TEST(AbiMinor, AnAbi10PluginRunsAndNothingPastItsTableIsRead) {
   nlohmann::json cell = testing::read_json(folder.file("r.json"))["results"].at(0);
   EXPECT_EQ(cell["status"], "ok");
   EXPECT_TRUE(cell["team"].is_null());  // it cannot say: execution_context is ABI 1.1
+  EXPECT_EQ(cell["sampling"]["start"],
+            "not held: the plugin has no ABI 1.1 timer (timer_begin / timer_end)");
 }
 
 TEST(PeakPerPattern, ReadOnlyWorkloadsAreHeldAgainstTheReadRate) {

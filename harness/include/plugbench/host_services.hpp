@@ -10,6 +10,7 @@
 #include <plugbench/plugin_sdk.hpp>
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,6 +42,12 @@ struct SerialTeam {
     std::snprintf(context.binding, sizeof context.binding, "%s", "serial");
     context.places[0] = '\0';
   }
+};
+
+// What one thread of the team read in a flush: bytes, and which OS thread it was.
+struct FlushShare {
+  uint64_t bytes = 0;
+  long thread_id = 0;  // gettid()
 };
 
 // A buffer larger than every cache level the team can reach, written once and then only read: a
@@ -84,11 +91,16 @@ class HostFlushBuffer {
     // kernel to collapse in the background while samples run (a core it takes stalls a team).
     (void)madvise(memory, bytes, MADV_HUGEPAGE);
     auto* data = static_cast<unsigned char*>(memory);
-    Team::run([&](int thread, int threads) {
-      const size_t begin = share_begin(bytes, thread, threads);
-      const size_t end = share_begin(bytes, thread + 1, threads);
-      std::memset(data + begin, 1 + thread % 255, end - begin);
-    });
+    try {
+      Team::run([&](int thread, int threads) {
+        const size_t begin = share_begin(bytes, thread, threads);
+        const size_t end = share_begin(bytes, thread + 1, threads);
+        std::memset(data + begin, 1 + thread % 255, end - begin);
+      });
+    } catch (...) {
+      munmap(memory, bytes);
+      throw;
+    }
     if (mprotect(memory, bytes, PROT_READ) != 0) {
       munmap(memory, bytes);
       throw Failure(PB_ERROR, "cannot make the cache-flush buffer read-only");
@@ -98,10 +110,10 @@ class HostFlushBuffer {
   }
 
   // Every thread of the team reads its share, one word a cache line (a line is fetched whole).
-  // Returns what each thread read, in bytes, indexed by its number in the team.
+  // Returns what each thread read, indexed by its number in the team.
   template <class Team>
-  std::vector<uint64_t> read_on() const {
-    std::vector<uint64_t> read(static_cast<size_t>(std::max(Team::size(), 1)), 0);
+  std::vector<FlushShare> read_on() const {
+    std::vector<FlushShare> read(static_cast<size_t>(std::max(Team::size(), 1)));
     const unsigned char* data = data_;
     const size_t bytes = bytes_;
     Team::run([&](int thread, int threads) {
@@ -115,7 +127,9 @@ class HostFlushBuffer {
       }
       volatile uint64_t sink = sum;  // the reads must happen
       (void)sink;
-      if (static_cast<size_t>(thread) < read.size()) read[thread] = end - begin;
+      if (static_cast<size_t>(thread) < read.size()) {
+        read[thread] = {end - begin, static_cast<long>(syscall(SYS_gettid))};
+      }
     });
     return read;
   }
@@ -223,7 +237,7 @@ class BasicHostServices {
 
   // For tests and curious plugins: the flush buffer, and what each thread read in the last flush.
   const HostFlushBuffer& flush_buffer() const { return flush_buffer_; }
-  const std::vector<uint64_t>& last_flush_read() const { return last_flush_read_; }
+  const std::vector<FlushShare>& last_flush_read() const { return last_flush_read_; }
 
  private:
   static void team_copy(void* target, const void* source, uint64_t bytes) {
@@ -243,7 +257,7 @@ class BasicHostServices {
   HugePageBuffers buffers_;
   std::chrono::steady_clock::time_point start_{};
   HostFlushBuffer flush_buffer_;
-  std::vector<uint64_t> last_flush_read_;
+  std::vector<FlushShare> last_flush_read_;
 };
 
 using HostServices = BasicHostServices<SerialTeam>;

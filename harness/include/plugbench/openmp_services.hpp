@@ -16,8 +16,14 @@ namespace plugbench::sdk {
 
 struct OpenMPTeam {
   static int size() { return omp_get_max_threads(); }
+  // From inside a parallel region (a kernel calling its services) a nested region would run on
+  // one thread each, every thread repeating the whole work: refused instead.
   template <class Body>
   static void run(Body&& body) {
+    if (omp_in_parallel()) {
+      throw Failure(PB_ERROR,
+                    "the host services were called from inside an OpenMP parallel region");
+    }
 #pragma omp parallel
     body(omp_get_thread_num(), omp_get_num_threads());
   }
