@@ -3,12 +3,11 @@
 // copies around it), bracketed by the plugin's own timer.
 #include "cell_runner.hpp"
 
-#include "throttle_guard.hpp"
+#include "kernel_timer.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 namespace plugbench {
 namespace {
@@ -63,107 +62,6 @@ void call_kernel(const PluginSession& session, const KernelRecord& kernel, const
   check_call(kernel.table->run(kernel.table, session.handle(), &params, &buffers, error.get()),
              "the kernel", error);
 }
-
-// How the kernel's samples are timed: held behind a blocking kernel unless the kernel makes the
-// host wait for the device (flagged, or found out on the checked call), with the clock of each
-// sample judged for throttling.
-class KernelTimer {
- public:
-  KernelTimer(const PluginSession& session, const KernelRecord& kernel, const RunSettings& settings)
-      : session_(session), guard_(default_clock_khz(session), settings.throttle_threshold) {
-    record_.default_clock_mhz = default_clock_khz(session) / 1e3;
-    // Recorded only where it is applied: samples with a measured clock of a known default.
-    record_.throttle_threshold = record_.default_clock_mhz > 0 ? settings.throttle_threshold : 0;
-    if (session.plugin().memory_space != PB_MEMORY_DEVICE) {
-      record_.start = "not held: host plugin (its team is woken before the clock starts)";
-    } else if (!session.has_sample_timer()) {
-      record_.start = "not held: the plugin has no ABI 1.1 timer (timer_begin / timer_end)";
-    } else if (kernel.flags & PB_KERNEL_SYNCHRONIZES_HOST) {
-      flags_ = PB_TIMER_HOST_WAITS;
-      record_.start = "not held: the kernel is flagged synchronizes_host";
-    } else {
-      record_.start = "held";
-    }
-  }
-
-  // The checked call is never held: a kernel's first launch may load its module (CUDA's lazy
-  // loading), which waits for the device and so for the blocking kernel.
-  double first_call(const std::function<void()>& call) {
-    return session_.timed_sample(flags_ | PB_TIMER_HOST_WAITS, call).ms;
-  }
-
-  // One call timed as a sample. A hold that timed out means the kernel waits for the device from
-  // the host: that sample is not trusted, and later ones are not held.
-  TimedSample time_call(const std::function<void()>& call, bool& trusted) {
-    TimedSample sample = session_.timed_sample(flags_, call);
-    trusted = sample.hold != PB_HOLD_TIMED_OUT;
-    if (!trusted && (flags_ & PB_TIMER_HOST_WAITS)) {
-      // Asked not to hold, it held: retaking would never end.
-      throw PluginCallError(PB_ERROR,
-                            "timer_end reported a timed-out hold for a sample begun with "
-                            "PB_TIMER_HOST_WAITS, which must not be held");
-    }
-    if (!trusted) {
-      flags_ |= PB_TIMER_HOST_WAITS;
-      record_.start =
-          "not held: the host waited for the device while enqueuing the kernel (a call that "
-          "synchronizes, unflagged, or more launches than the device's queue holds)";
-    }
-    return sample;
-  }
-
-  // One kept sample: flush (cold), the timed call; a throttled or untrusted sample is retaken.
-  double sample(const std::function<void()>& call, bool cold) {
-    while (true) {
-      if (cold) session_.flush_cache();
-      ++calls_;
-      bool trusted = true;
-      TimedSample sample = time_call(call, trusted);
-      busy_ms_ += sample.ms;
-      if (!trusted) continue;
-      ThrottleGuard::Verdict verdict = guard_.judge(sample.sm_clock_khz);
-      if (verdict.drop) {
-        std::this_thread::sleep_for(std::chrono::duration<double>(verdict.pause_s));
-        continue;
-      }
-      if (sample.sm_clock_khz > 0) {
-        const double mhz = sample.sm_clock_khz / 1e3;
-        clock_sum_mhz_ += mhz;
-        record_.clock_min_mhz = std::min(record_.clock_min_mhz.value_or(mhz), mhz);
-        record_.clock_window_min_ms = std::min(
-            record_.clock_window_min_ms.value_or(sample.clock_window_ms), sample.clock_window_ms);
-        ++record_.clock_samples;
-      }
-      return sample.ms;
-    }
-  }
-
-  long calls() const { return calls_; }
-  // The time of every call taken, kept or not.
-  double busy_ms() const { return busy_ms_; }
-
-  SamplingRecord record() const {
-    SamplingRecord record = record_;
-    record.dropped_throttled = guard_.dropped();
-    record.kept_throttled = guard_.kept_below_threshold();
-    if (record.clock_samples > 0) record.clock_mean_mhz = clock_sum_mhz_ / record.clock_samples;
-    return record;
-  }
-
- private:
-  static double default_clock_khz(const PluginSession& session) {
-    auto info = session.device_info();
-    return info ? double(info->clock_khz) : 0.0;
-  }
-
-  const PluginSession& session_;
-  ThrottleGuard guard_;
-  std::uint32_t flags_ = 0;
-  SamplingRecord record_;
-  double clock_sum_mhz_ = 0;
-  long calls_ = 0;
-  double busy_ms_ = 0;
-};
 
 // The checked call: outputs poisoned, the kernel run once, outputs read back and verified.
 Verification checked_call(const Workload& workload, const ProblemData& problem,
@@ -290,7 +188,7 @@ CellResult run_cell(const Workload& workload, const ProblemData& problem,
     cell.team = session.execution_context();
     cell.workspace_bytes = workspace_bytes_for(session, kernel, params);
     CellBuffers buffers = allocate_buffers(session, problem, cell.workspace_bytes);
-    KernelTimer timer(session, kernel, settings);
+    KernelTimer timer(session, kernel, settings.throttle_threshold);
 
     double call_ms = 0;
     cell.verification = checked_call(workload, problem, reference, session, kernel, params, buffers,

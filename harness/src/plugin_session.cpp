@@ -1,23 +1,16 @@
 // plugin_session.cpp: sessions and buffers of a plugin.
 #include "plugin_session.hpp"
 
+#include "plugin_text.hpp"
+
 #include <cstddef>
 
 namespace plugbench {
-namespace {
 
 // An ABI 1.1 function of the table: present only if the plugin's table is long enough to hold it.
 #define PB_OPTIONAL_FUNCTION(table, field)                                                   \
   ((table).struct_size >= offsetof(pb_plugin, field) + sizeof((table).field) ? (table).field \
                                                                              : nullptr)
-
-std::string bounded_text(const char* text, std::size_t capacity) {
-  std::size_t length = 0;
-  while (length < capacity && text[length] != '\0') ++length;
-  return std::string(text, length);
-}
-
-}  // namespace
 
 void check_call(pb_status status, const std::string& what, const ErrorBuffer& error) {
   if (status == PB_OK) return;

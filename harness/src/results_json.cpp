@@ -2,6 +2,7 @@
 #include "results_json.hpp"
 
 #include "host_info.hpp"
+#include "plugin_text.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -50,12 +51,6 @@ double number_or_nan(const nlohmann::json& value) {
 std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
   if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
   return j[key].get<double>();
-}
-
-std::string bounded_text(const char* text, std::size_t capacity) {
-  std::size_t length = 0;
-  while (length < capacity && text[length] != '\0') ++length;
-  return std::string(text, length);
 }
 
 nlohmann::json optional_json(const std::optional<double>& value) {

@@ -203,6 +203,13 @@ PLUGBENCH_KERNEL(
     {.workload = "reduce", .variant = "good_loop", .description = "correct", .run = reduce_good});
 #endif
 
+#ifdef FAKE_ABI_1_0
+[[noreturn]] void read_past_the_table() {
+  std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
+  std::abort();
+}
+#endif
+
 #ifndef FAKE_NO_ENTRY
 const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* error) {
 #ifdef FAKE_NULL_ENTRY
@@ -224,37 +231,20 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
 #endif
 #ifdef FAKE_ABI_1_0
   // A table as an ABI 1.0 plugin built it: it ends at kernel_count. What lies past it is not the
-  // plugin's, and a harness that read it would call these (it poses as device memory, so that
-  // the harness would reach for the sample timer and read_within too).
+  // plugin's, and a harness that read it would call these (the plugin poses as device memory, so
+  // that such a harness would reach for the sample timer and read_within too).
   copy.abi_minor = 0;
   copy.struct_size = offsetof(pb_plugin, kernel_count) + sizeof(copy.kernel_count);
-  copy.memory_space = PB_MEMORY_DEVICE;
-  static const auto host_alloc_1_0 = copy.alloc;
-  copy.alloc = [](void* session, std::uint64_t bytes, void** pointer, pb_error* e) {
-    if (bytes > (std::uint64_t{64} << 20)) {
-      plugbench::sdk::write_message(e, "fake device: 64 MiB buffers at most");
-      return PB_OUT_OF_MEMORY;
-    }
-    return host_alloc_1_0(session, bytes, pointer, e);
-  };
   copy.execution_context = [](void*, pb_execution_context*, pb_error*) -> pb_status {
-    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
-    std::abort();
+    read_past_the_table();
   };
-  copy.timer_begin = [](void*, std::uint32_t, pb_error*) -> pb_status {
-    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
-    std::abort();
-  };
-  copy.timer_end = [](void*, pb_sample_timing*, pb_error*) -> pb_status {
-    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
-    std::abort();
-  };
+  copy.timer_begin = [](void*, std::uint32_t, pb_error*) -> pb_status { read_past_the_table(); };
+  copy.timer_end = [](void*, pb_sample_timing*, pb_error*) -> pb_status { read_past_the_table(); };
   copy.read_within = [](void*, const void*, std::uint64_t, pb_error*) -> pb_status {
-    std::fputs("fake plugin: the harness read past an ABI 1.0 table\n", stderr);
-    std::abort();
+    read_past_the_table();
   };
 #endif
-#if defined(FAKE_DEVICE_MEMORY) || defined(FAKE_THROTTLED)
+#if defined(FAKE_DEVICE_MEMORY) || defined(FAKE_THROTTLED) || defined(FAKE_ABI_1_0)
   // Host memory posing as a device's, so that copies are timed apart and crossovers computed; a
   // small "device" (64 MiB buffers at most) keeps the harness's bandwidth calibration short.
   static const auto host_alloc = copy.alloc;
