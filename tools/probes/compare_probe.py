@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """compare_probe.py: sets the harness's kernel medians beside the standalone probes' figures.
 
-Usage: compare_probe.py RESULTS.json PROBE.csv [PROBE2.csv ...] [--tolerance 0.05] [--markdown]
-                        [--cache cold|warm]
+Usage: compare_probe.py RESULTS.json [RESULTS2.json ...] PROBE.csv [PROBE2.csv ...]
+                        [--tolerance 0.05] [--markdown] [--cache cold|warm]
 
-RESULTS.json is one harness run, so one cache mode (context.settings.cache, or a cell's own
-"cache" where it has one); probe rows of that cache are matched with its cells on workload and n:
+Each RESULTS.json is one harness run, so one cache mode (context.settings.cache, or a cell's own
+"cache" where it has one); probe rows of the same cache are matched with its cells on workload and n:
   host reduce -> openmp/parallel_for (mod100)   gpu reduce -> cub/library (mod100)
   host dot    -> openmp/parallel_for (uniform)  gpu scan   -> cub/library (random)
                                                 gpu sort   -> cub/library (uniform)
 The probes generate only those distributions (the harness's generators and seeds), so cells of
 another distribution are listed as unmatched rather than compared with data they were not run on.
+Several runs of either side (taken in turn, tools/probes/host_interleave.sh) are pooled: each
+side's figure is the median of all its samples (of the runs' medians where a probe file has no
+samples_ms column), so a host whose speed drifts between runs moves both sides alike. "spread" is
+how far one side's run medians lie apart (max / min - 1).
 A row agrees when |harness / probe - 1| <= tolerance. Exit status: 0 when every matched row
 agrees, 1 when one does not, 2 on a usage error or an unreadable file. Rows found on one side only
 are listed as unmatched and do not fail the comparison. Standard library only.
@@ -20,6 +24,7 @@ import argparse
 import csv
 import json
 import math
+import statistics
 import sys
 
 # (probe, workload) -> (plugin, variant, distribution the probe generates)
@@ -76,6 +81,14 @@ def load_results(path, cache_override):
     return cells
 
 
+def samples_of(text):
+    """The samples_ms column's values, or None where it is absent or unreadable."""
+    if not text:
+        return None
+    values = [number(v) for v in text.split()]
+    return None if not values or None in values else values
+
+
 def load_probe(path):
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -96,6 +109,7 @@ def load_probe(path):
                     "cache": row["cache"],
                     "median_ms": number(row["median_ms"]),
                     "cv": number(row["cv"]),
+                    "samples": samples_of(row.get("samples_ms")),
                     "source": path,
                 })
             return rows
@@ -111,18 +125,53 @@ def fmt(x, digits=4):
     return f"{x:.{digits}g}" if abs(x) < 1e4 else f"{x:.0f}"
 
 
+class Pool:
+    """One side's runs of one cell: each run's median and cv, and every sample where known."""
+
+    def __init__(self):
+        self.medians, self.cvs, self.samples = [], [], []
+        self.all_samples = True  # false once a run came without its samples
+
+    def add(self, median, cv, samples):
+        if median is None:
+            return
+        self.medians.append(median)
+        if cv is not None:
+            self.cvs.append(cv)
+        if samples:
+            self.samples.extend(samples)
+        else:
+            self.all_samples = False
+
+    def median(self):
+        """The median of every sample of every run; the median of the runs' medians where a run
+        did not list its samples."""
+        values = self.samples if self.all_samples and self.samples else self.medians
+        return statistics.median(values) if values else None
+
+    def spread(self):
+        """How far the runs' medians lie apart: max / min - 1 (0 for one run)."""
+        return max(self.medians) / min(self.medians) - 1 if self.medians else None
+
+    def cv(self):
+        """The median of the runs' cvs."""
+        return statistics.median(self.cvs) if self.cvs else None
+
+
 def compare(cells, probe_rows, tolerance):
-    """Matched rows, unmatched notes and whether any matched row disagrees."""
-    # The probe rows by (plugin, variant, workload, n, cache).
+    """Matched rows, unmatched notes: each side's runs of a cell pooled (Pool)."""
     probes = {}
     for row in probe_rows:
         target = MAPPING.get((row["probe"], row["workload"]))
         if target is None:
             continue
         plugin, variant, _ = target
-        probes.setdefault((plugin, variant, row["workload"], row["n"], row["cache"]), []).append(row)
+        key = (plugin, variant, row["workload"], row["n"], row["cache"])
+        probes.setdefault(key, Pool()).add(row["median_ms"], row["cv"], row["samples"])
+        probes[key].source = row["source"]
+        probes[key].probe = row["probe"]
 
-    matched, unmatched, used = [], [], set()
+    harness, statuses, unmatched = {}, {}, []
     for cell, cache in cells:
         key3 = (cell.get("plugin"), cell.get("variant"), cell.get("workload"))
         if key3 not in COVERED:
@@ -135,52 +184,56 @@ def compare(cells, probe_rows, tolerance):
                              f"{distribution} only")
             continue
         kernel = (cell.get("time") or {}).get("kernel") or {}
-        harness_ms = number(kernel.get("median_ms"))
-        if harness_ms is None:
+        median = number(kernel.get("median_ms"))
+        if median is None:
             unmatched.append(f"harness only: {label}: no kernel time (status {cell.get('status')})")
             continue
-        key = (key3[0], key3[1], key3[2], n, cache)
+        key = key3 + (n, cache)
         if key not in probes:
             unmatched.append(f"harness only: {label}: no {probe_name} probe row")
             continue
-        used.add(key)
-        for row in probes[key]:
-            probe_ms = row["median_ms"]
-            ratio = harness_ms / probe_ms if probe_ms else None
-            agree = ratio is not None and abs(ratio - 1) <= tolerance
-            verdict = "agree" if agree else "DISAGREE"
-            if cell.get("status") != "ok":
-                verdict += f" (cell {cell.get('status')})"
-            matched.append({
-                "workload": key3[2],
-                "n": n,
-                "cache": cache,
-                "plugin": f"{key3[0]}/{key3[1]}",
-                "harness_ms": harness_ms,
-                "probe_ms": probe_ms,
-                "ratio": ratio,
-                "harness_cv": number(kernel.get("cv")),
-                "probe_cv": row["cv"],
-                "verdict": verdict,
-                "agree": agree,
-            })
-    for key, rows in probes.items():
-        if key not in used:
-            for row in rows:
-                unmatched.append(f"probe only: {row['probe']} {row['workload']} n={row['n']} "
-                                 f"{row['cache']} ({row['source']})")
+        samples = kernel.get("samples_ms")
+        samples = [number(v) for v in samples] if isinstance(samples, list) else None
+        harness.setdefault(key, Pool()).add(median, number(kernel.get("cv")),
+                                            None if not samples or None in samples else samples)
+        statuses.setdefault(key, set()).add(cell.get("status"))
+
+    matched = []
+    for key, side in harness.items():
+        probe = probes[key]
+        harness_ms, probe_ms = side.median(), probe.median()
+        ratio = harness_ms / probe_ms if probe_ms else None
+        agree = ratio is not None and abs(ratio - 1) <= tolerance
+        verdict = "agree" if agree else "DISAGREE"
+        odd = sorted(s for s in statuses[key] if s != "ok")
+        if odd:
+            verdict += f" (cell {', '.join(map(str, odd))})"
+        matched.append({
+            "workload": key[2], "n": key[3], "cache": key[4], "plugin": f"{key[0]}/{key[1]}",
+            "runs": f"{len(side.medians)}/{len(probe.medians)}",
+            "harness_ms": harness_ms, "probe_ms": probe_ms, "ratio": ratio,
+            "harness_cv": side.cv(), "probe_cv": probe.cv(),
+            "harness_spread": side.spread(), "probe_spread": probe.spread(),
+            "verdict": verdict, "agree": agree,
+        })
+    matched.sort(key=lambda m: (m["plugin"], m["workload"], m["cache"], m["n"]))
+    for key, probe in probes.items():
+        if key not in harness:
+            unmatched.append(f"probe only: {probe.probe} {key[2]} n={key[3]} {key[4]} "
+                             f"({probe.source})")
     return matched, unmatched
 
 
-HEADERS = ("workload", "n", "cache", "plugin", "harness ms", "probe ms", "harness/probe",
-           "harness cv", "probe cv", "verdict")
+HEADERS = ("workload", "n", "cache", "plugin", "runs", "harness ms", "probe ms", "harness/probe",
+           "harness cv", "probe cv", "harness spread", "probe spread", "verdict")
 
 
 def table_rows(matched):
     for m in matched:
-        yield (m["workload"], str(m["n"]), m["cache"], m["plugin"], fmt(m["harness_ms"]),
-               fmt(m["probe_ms"]), fmt(m["ratio"], 3), fmt(m["harness_cv"], 2),
-               fmt(m["probe_cv"], 2), m["verdict"])
+        yield (m["workload"], str(m["n"]), m["cache"], m["plugin"], m["runs"],
+               fmt(m["harness_ms"]), fmt(m["probe_ms"]), fmt(m["ratio"], 3),
+               fmt(m["harness_cv"], 2), fmt(m["probe_cv"], 2), fmt(m["harness_spread"], 2),
+               fmt(m["probe_spread"], 2), m["verdict"])
 
 
 def print_table(matched, markdown):
@@ -201,8 +254,8 @@ def print_table(matched, markdown):
 def main(argv):
     parser = argparse.ArgumentParser(
         description="Compare harness kernel medians with the standalone probes' medians.")
-    parser.add_argument("results", metavar="RESULTS.json")
-    parser.add_argument("probes", metavar="PROBE.csv", nargs="+")
+    parser.add_argument("files", metavar="FILE", nargs="+",
+                        help="harness results (.json) and probe output (any other name)")
     parser.add_argument("--tolerance", type=float, default=0.05,
                         help="largest |harness/probe - 1| that agrees (default 0.05)")
     parser.add_argument("--markdown", action="store_true", help="print the table as markdown")
@@ -212,9 +265,13 @@ def main(argv):
     if not args.tolerance >= 0:
         parser.error("--tolerance must be a number >= 0")
 
+    results = [f for f in args.files if f.endswith(".json")]
+    probe_files = [f for f in args.files if not f.endswith(".json")]
+    if not results or not probe_files:
+        parser.error("give at least one results file (.json) and one probe file")
     try:
-        cells = load_results(args.results, args.cache)
-        probe_rows = [row for path in args.probes for row in load_probe(path)]
+        cells = [c for path in results for c in load_results(path, args.cache)]
+        probe_rows = [row for path in probe_files for row in load_probe(path)]
     except UsageError as e:
         print(f"compare_probe.py: {e}", file=sys.stderr)
         return 2

@@ -174,6 +174,17 @@ Stats statistics(std::vector<double> samples) {
   return s;
 }
 
+// Every sample in the order taken, space-separated: compare_probe.py pools them over runs.
+std::string joined_samples(const std::vector<double>& samples) {
+  std::string text;
+  char value[32];
+  for (double v : samples) {
+    std::snprintf(value, sizeof value, "%s%.6f", text.empty() ? "" : " ", v);
+    text += value;
+  }
+  return text;
+}
+
 // --- the protocol ---------------------------------------------------------------------------
 
 struct Options {
@@ -329,9 +340,10 @@ class Bench {
                     *std::min_element(clocks.begin(), clocks.end()));
     }
     // threads is left empty: a GPU call has no team size to report.
-    std::printf("gpu,%s,%llu,%s,,%.6f,%.6f,%.6f,%.6f,%s,%zu,%s,%s,%d\n", workload,
+    std::printf("gpu,%s,%llu,%s,,%.6f,%.6f,%.6f,%.6f,%s,%zu,%s,%s,%d,%s\n", workload,
                 static_cast<unsigned long long>(n), cache.c_str(), s.median, s.mean, s.min, s.max,
-                cv, samples.size(), clock_mean, clock_min, clock_khz_ / 1000);
+                cv, samples.size(), clock_mean, clock_min, clock_khz_ / 1000,
+                joined_samples(samples).c_str());
     std::fflush(stdout);
   }
 
@@ -538,7 +550,7 @@ int main(int argc, char** argv) {
   Bench bench(options);
   std::printf(
       "probe,workload,n,cache,threads,median_ms,mean_ms,min_ms,max_ms,cv,repetitions,"
-      "sm_clock_mean_mhz,sm_clock_min_mhz,default_clock_mhz\n");
+      "sm_clock_mean_mhz,sm_clock_min_mhz,default_clock_mhz,samples_ms\n");
   const int r = options.repetitions;
   for (int log2n : options.log2_sizes) {
     const uint32_t n = uint32_t{1} << log2n;

@@ -173,6 +173,17 @@ Stats statistics(std::vector<double> samples) {
   return s;
 }
 
+// Every sample in the order taken, space-separated: compare_probe.py pools them over runs.
+std::string joined_samples(const std::vector<double>& samples) {
+  std::string text;
+  char value[32];
+  for (double v : samples) {
+    std::snprintf(value, sizeof value, "%s%.6f", text.empty() ? "" : " ", v);
+    text += value;
+  }
+  return text;
+}
+
 // --- buffers --------------------------------------------------------------------------------
 
 // Buffers as the SDK's host services make them (plugbench/host_services.hpp): 2 MiB and more are
@@ -263,9 +274,9 @@ void print_row(const char* workload, std::int64_t n, const std::string& cache, i
   const Stats s = statistics(samples);
   char cv[32] = "";
   if (!std::isnan(s.cv)) std::snprintf(cv, sizeof cv, "%.6f", s.cv);
-  std::printf("host,%s,%lld,%s,%d,%.6f,%.6f,%.6f,%.6f,%s,%zu\n", workload,
+  std::printf("host,%s,%lld,%s,%d,%.6f,%.6f,%.6f,%.6f,%s,%zu,%s\n", workload,
               static_cast<long long>(n), cache.c_str(), threads, s.median, s.mean, s.min, s.max, cv,
-              samples.size());
+              samples.size(), joined_samples(samples).c_str());
   std::fflush(stdout);
 }
 
@@ -356,7 +367,8 @@ int main(int argc, char** argv) {
   }
   auto touch = std::make_unique<Slot[]>(std::max(threads, omp_get_num_procs()) + 1);
 
-  std::printf("probe,workload,n,cache,threads,median_ms,mean_ms,min_ms,max_ms,cv,repetitions\n");
+  std::printf(
+      "probe,workload,n,cache,threads,median_ms,mean_ms,min_ms,max_ms,cv,repetitions,samples_ms\n");
   int failures = 0;
 
   for (int log2n : options.log2_sizes) {
