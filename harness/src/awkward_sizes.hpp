@@ -17,11 +17,10 @@ inline constexpr std::uint64_t kAwkwardCounts[] = {0, 1, 7, 33, 257, 1000, 4099,
 inline constexpr Shape kAwkwardImages[] = {
     {0, 0, 1}, {1, 1, 1}, {21, 7, 3}, {4087, 61, 67}, {36720, 255, 144}};
 
-// The awkward shapes of one workload: the images for Mandelbrot, the counts (as the workload lays
-// them out) for every other one.
+// The awkward shapes of one workload: the images for an image workload (Mandelbrot), the counts
+// (as the workload lays them out) for every other one.
 inline std::vector<Shape> awkward_shapes(const Workload& workload) {
-  if (workload.name() == "mandelbrot")
-    return {std::begin(kAwkwardImages), std::end(kAwkwardImages)};
+  if (workload.is_image()) return {std::begin(kAwkwardImages), std::end(kAwkwardImages)};
   std::vector<Shape> shapes;
   for (std::uint64_t n : kAwkwardCounts) shapes.push_back(workload.shape_for_count(n));
   return shapes;

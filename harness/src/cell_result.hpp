@@ -25,6 +25,13 @@ inline constexpr const char* crashed = "crashed";          // the worker process
 inline constexpr const char* timeout = "timeout";          // no result within --timeout seconds
 }  // namespace status
 
+// Statuses where the plugin itself went wrong (error, oom, crashed, timeout), as against a wrong
+// answer (failed) or a cell that cannot run here (unavailable, unsupported).
+inline bool is_error_status(const std::string& cell_status) {
+  return cell_status == status::error || cell_status == status::oom ||
+         cell_status == status::crashed || cell_status == status::timeout;
+}
+
 // Copy-in, kernel and copy-out timed in one sample, with one kind of host memory.
 struct TransferResult {
   std::string host_memory;  // "pageable" or "pinned"
@@ -79,10 +86,7 @@ struct CellResult {
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
 
-  bool counts_as_error() const {
-    return status == status::error || status == status::oom || status == status::crashed ||
-           status == status::timeout;
-  }
+  bool counts_as_error() const { return is_error_status(status); }
 };
 
 }  // namespace plugbench

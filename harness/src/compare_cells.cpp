@@ -1,9 +1,7 @@
 // compare_cells.cpp: matching cells and deciding each verdict.
 #include "compare_cells.hpp"
 
-#include "cell_result.hpp"
 #include "mann_whitney.hpp"
-#include "results_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,35 +19,36 @@ std::string short_number(double value) {
   return text;
 }
 
-CellSide side_of(const nlohmann::json& cell) {
+// A number a comparison can use: present and finite (a file's null is read back as NaN).
+std::optional<double> finite(std::optional<double> value) {
+  return value && std::isfinite(*value) ? value : std::nullopt;
+}
+
+CellSide side_of(const CellResult& cell) {
   CellSide side;
-  side.status = text_at(cell, "/status");
-  side.message = text_at(cell, "/message");
-  side.median_ms = number_at(cell, "/time/kernel/median_ms");
-  side.gbps = number_at(cell, "/gbps");
-  side.percent_of_peak = number_at(cell, "/percent_of_peak");
-  side.samples_ms = numbers_at(cell, "/time/kernel/samples_ms");
+  side.status = cell.status;
+  side.message = cell.message;
+  if (cell.kernel) {
+    side.median_ms = finite(cell.kernel->median_ms);
+    for (double sample : cell.kernel->samples_ms) {
+      if (std::isfinite(sample)) side.samples_ms.push_back(sample);
+    }
+  }
+  side.gbps = finite(cell.gbps);
+  side.percent_of_peak = finite(cell.percent_of_peak);
   return side;
 }
 
 // The cells of one file by key; a key seen again gets the next occurrence number.
-std::vector<std::pair<CellKey, CellSide>> keyed_cells(const nlohmann::json& cells) {
+std::vector<std::pair<CellKey, CellSide>> keyed_cells(const std::vector<CellResult>& cells) {
   std::vector<std::pair<CellKey, CellSide>> keyed;
   std::map<CellKey, int> seen;
-  for (const nlohmann::json& cell : cells) {
-    CellKey key{cell["workload"].get<std::string>(), cell["distribution"].get<std::string>(),
-                cell["n"].get<std::uint64_t>(), cell["plugin"].get<std::string>(),
-                cell["variant"].get<std::string>()};
+  for (const CellResult& cell : cells) {
+    CellKey key{cell.workload, cell.distribution, cell.shape.n, cell.plugin, cell.variant};
     key.occurrence = seen[key]++;
     keyed.emplace_back(std::move(key), side_of(cell));
   }
   return keyed;
-}
-
-// Statuses where the plugin itself went wrong (not "cannot run here").
-bool is_error_status(const std::string& cell_status) {
-  return cell_status == status::error || cell_status == status::oom ||
-         cell_status == status::crashed || cell_status == status::timeout;
 }
 
 void decide_by_status(CellComparison& c) {
@@ -120,8 +119,8 @@ void decide_timed(CellComparison& c, const CompareSettings& settings) {
 
 }  // namespace
 
-std::vector<CellComparison> compare_cells(const nlohmann::json& base_cells,
-                                          const nlohmann::json& current_cells,
+std::vector<CellComparison> compare_cells(const std::vector<CellResult>& base_cells,
+                                          const std::vector<CellResult>& current_cells,
                                           const CompareSettings& settings) {
   std::vector<std::pair<CellKey, CellSide>> base = keyed_cells(base_cells);
   std::vector<std::pair<CellKey, CellSide>> current = keyed_cells(current_cells);

@@ -3,7 +3,7 @@
 // on the kernel's repetition times, and a threshold on the ratio of the medians.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "cell_result.hpp"
 
 #include <compare>
 #include <cstdint>
@@ -61,10 +61,10 @@ struct CellComparison {
   bool regression = false;  // slower, or ran fine in base and fails or errs in new
 };
 
-// Every cell of `base_cells` and `current_cells` (the "results" arrays), grouped by workload and
-// distribution in the order they first appear, by size within a group.
-std::vector<CellComparison> compare_cells(const nlohmann::json& base_cells,
-                                          const nlohmann::json& current_cells,
+// Every cell of `base_cells` and `current_cells`, grouped by workload and distribution in the order
+// they first appear, by size within a group.
+std::vector<CellComparison> compare_cells(const std::vector<CellResult>& base_cells,
+                                          const std::vector<CellResult>& current_cells,
                                           const CompareSettings& settings);
 
 }  // namespace plugbench

@@ -4,12 +4,12 @@
 
 #include "compare_cells.hpp"
 #include "machine_facts.hpp"
-#include "matrix.hpp"
-#include "options.hpp"
 #include "report_table.hpp"
 #include "results_reader.hpp"
 #include "subcommand_options.hpp"
+#include "text_list.hpp"
 #include "text_table.hpp"
+#include "usage_error.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -194,10 +194,10 @@ std::string summary_text(const std::vector<CellComparison>& comparisons) {
 }
 
 // Compares one file to the base; returns whether it holds a regression.
-bool compare_pair(const ResultsFile& base, const ResultsFile& current, const CompareOptions& o,
-                  TableWriter& tables) {
-  std::vector<CellComparison> comparisons =
-      compare_cells(base.cells(), current.cells(), o.settings);
+bool compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                  const ResultsFile& current, const std::vector<CellResult>& current_cells,
+                  const CompareOptions& o, TableWriter& tables) {
+  std::vector<CellComparison> comparisons = compare_cells(base_cells, current_cells, o.settings);
   Facts base_facts = machine_facts(base.document);
   Facts current_facts = machine_facts(current.document);
   std::vector<std::string> differences = hardware_differences(base_facts, current_facts);
@@ -257,8 +257,12 @@ int run_compare(int argc, const char* const* argv) {
     return kCompareNoRegression;
   }
   std::vector<ResultsFile> files;
+  std::vector<std::vector<CellResult>> cells;
   try {
-    for (const std::string& path : options.files) files.push_back(read_results_file(path));
+    for (const std::string& path : options.files) {
+      files.push_back(read_results_file(path));
+      cells.push_back(cells_of(files.back()));
+    }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness compare: " << e.what() << "\n";
     return kCompareInputError;
@@ -267,7 +271,8 @@ int run_compare(int argc, const char* const* argv) {
   bool regression = false;
   for (std::size_t i = 1; i < files.size(); ++i) {
     if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
-    regression = compare_pair(files[0], files[i], options, tables) || regression;
+    regression =
+        compare_pair(files[0], cells[0], files[i], cells[i], options, tables) || regression;
   }
   return regression ? kCompareRegression : kCompareNoRegression;
 }

@@ -2,11 +2,10 @@
 // ahead.
 #include "crossover.hpp"
 
-#include "results_json.hpp"
-#include "results_reader.hpp"
 #include "sizes.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <string>
@@ -25,10 +24,16 @@ struct Best {
 
 using BestBySize = std::map<std::uint64_t, Best>;
 
-void keep_faster(BestBySize& best, std::uint64_t n, double ms, const nlohmann::json& cell) {
+void keep_faster(BestBySize& best, std::uint64_t n, double ms, const CellResult& cell) {
   auto it = best.find(n);
   if (it != best.end() && it->second.ms <= ms) return;
-  best[n] = {ms, cell["plugin"].get<std::string>(), cell["variant"].get<std::string>()};
+  best[n] = {ms, cell.plugin, cell.variant};
+}
+
+// A median a crossover can use: measured (a cell read back from a file may hold NaN for null).
+std::optional<double> median_of(const std::optional<TimeStats>& stats) {
+  if (!stats || !std::isfinite(stats->median_ms)) return std::nullopt;
+  return stats->median_ms;
 }
 
 // A group's fastest times: the CPU side, and each GPU plugin's by timing.
@@ -40,29 +45,25 @@ struct Group {
   std::map<std::pair<std::string, std::string>, BestBySize> gpu;  // (plugin, timing)
 };
 
-void add_cell(Group& group, const nlohmann::json& cell) {
-  std::optional<double> kernel_ms = number_at(cell, "/time/kernel/median_ms");
-  if (text_at(cell, "/status") != status::ok || !kernel_ms) return;
-  std::uint64_t n = cell["n"].get<std::uint64_t>();
-  std::string memory_space = text_at(cell, "/memory_space");
-  if (memory_space == "host") {
+void add_cell(Group& group, const CellResult& cell) {
+  std::optional<double> kernel_ms = median_of(cell.kernel);
+  if (cell.status != status::ok || !kernel_ms) return;
+  const std::uint64_t n = cell.shape.n;
+  if (cell.memory_space == "host") {
     keep_faster(group.cpu, n, *kernel_ms, cell);
     return;
   }
-  if (memory_space != "device") return;
-  std::string plugin = cell["plugin"].get<std::string>();
-  if (std::find(group.gpu_plugins.begin(), group.gpu_plugins.end(), plugin) ==
+  if (cell.memory_space != "device") return;
+  if (std::find(group.gpu_plugins.begin(), group.gpu_plugins.end(), cell.plugin) ==
       group.gpu_plugins.end()) {
-    group.gpu_plugins.push_back(plugin);
+    group.gpu_plugins.push_back(cell.plugin);
   }
-  keep_faster(group.gpu[{plugin, "kernel"}], n, *kernel_ms, cell);
-  const nlohmann::json* transfers = array_at(cell, "/transfers");
-  if (!transfers) return;
-  for (const nlohmann::json& transfer : *transfers) {
-    std::optional<double> round_trip_ms = number_at(transfer, "/end_to_end/median_ms");
-    std::string host_memory = text_at(transfer, "/host_memory");
-    if (round_trip_ms && (host_memory == "pageable" || host_memory == "pinned")) {
-      keep_faster(group.gpu[{plugin, "end_to_end_" + host_memory}], n, *round_trip_ms, cell);
+  keep_faster(group.gpu[{cell.plugin, "kernel"}], n, *kernel_ms, cell);
+  for (const TransferResult& transfer : cell.transfers) {
+    std::optional<double> round_trip_ms = median_of(transfer.end_to_end);
+    if (round_trip_ms && (transfer.host_memory == "pageable" || transfer.host_memory == "pinned")) {
+      keep_faster(group.gpu[{cell.plugin, "end_to_end_" + transfer.host_memory}], n, *round_trip_ms,
+                  cell);
     }
   }
 }
@@ -89,16 +90,14 @@ std::string crossover_text(const Crossover& crossover) {
 
 }  // namespace
 
-std::vector<Crossover> find_crossovers(const nlohmann::json& cells) {
+std::vector<Crossover> find_crossovers(const std::vector<CellResult>& cells) {
   std::vector<Group> groups;
-  for (const nlohmann::json& cell : cells) {
-    std::string workload = text_at(cell, "/workload");
-    std::string distribution = text_at(cell, "/distribution");
+  for (const CellResult& cell : cells) {
     auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return g.workload == workload && g.distribution == distribution;
+      return g.workload == cell.workload && g.distribution == cell.distribution;
     });
     if (group == groups.end()) {
-      groups.push_back({workload, distribution, {}, {}, {}});
+      groups.push_back({cell.workload, cell.distribution, {}, {}, {}});
       group = std::prev(groups.end());
     }
     add_cell(*group, cell);
@@ -174,13 +173,11 @@ TextTable crossover_table(const std::vector<Crossover>& crossovers) {
   return table;
 }
 
-nlohmann::json report_crossover(const std::vector<CellResult>& cells, std::ostream& out,
-                                OutputFormat format) {
-  nlohmann::json cells_json = nlohmann::json::array();
-  for (const CellResult& cell : cells) cells_json.push_back(to_json(cell));
-  std::vector<Crossover> crossovers = find_crossovers(cells_json);
+std::vector<Crossover> report_crossover(const std::vector<CellResult>& cells, std::ostream& out,
+                                        OutputFormat format) {
+  std::vector<Crossover> crossovers = find_crossovers(cells);
   if (!crossovers.empty()) TableWriter(out, format).write(crossover_table(crossovers));
-  return crossover_json(crossovers);
+  return crossovers;
 }
 
 }  // namespace plugbench

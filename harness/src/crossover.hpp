@@ -1,7 +1,7 @@
 // crossover.hpp: where the GPU starts to pay off. For each workload and distribution, the smallest
 // size from which each GPU (device memory) plugin's fastest variant beats the fastest CPU (host
 // memory) cell, with the kernel time alone and with the copies included (pageable and pinned host
-// memory). Computed from result cells as JSON, so a run and a results file give the same answer.
+// memory). Computed from cells, those of a run or those read back from a results file alike.
 #pragma once
 
 #include "cell_result.hpp"
@@ -39,8 +39,8 @@ struct Crossover {
   std::vector<CrossoverPoint> series;  // ascending sizes
 };
 
-// From a results file's "results" array (cells that ran and verified: status ok).
-std::vector<Crossover> find_crossovers(const nlohmann::json& cells);
+// From the cells that ran and verified (status ok); the others are left out.
+std::vector<Crossover> find_crossovers(const std::vector<CellResult>& cells);
 
 // The results file's "crossover" array.
 nlohmann::json crossover_json(const std::vector<Crossover>& crossovers);
@@ -48,9 +48,9 @@ nlohmann::json crossover_json(const std::vector<Crossover>& crossovers);
 // One row per workload, distribution and GPU plugin: the crossover size of each timing.
 TextTable crossover_table(const std::vector<Crossover>& crossovers);
 
-// The end-of-run hook: the crossovers of a run's cells, printed (nothing when no GPU plugin and CPU
-// plugin both ran) and returned as the "crossover" array for the results file.
-nlohmann::json report_crossover(const std::vector<CellResult>& cells, std::ostream& out,
-                                OutputFormat format);
+// The end-of-run report: the crossovers of a run's cells, printed (nothing when no GPU plugin and
+// CPU plugin both ran) and returned for the results file.
+std::vector<Crossover> report_crossover(const std::vector<CellResult>& cells, std::ostream& out,
+                                        OutputFormat format);
 
 }  // namespace plugbench

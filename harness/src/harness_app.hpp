@@ -3,16 +3,7 @@
 
 namespace plugbench {
 
-// Exit codes, documented in --help and the README.
-enum ExitCode {
-  kExitOk = 0,
-  kExitVerificationFailed = 1,
-  kExitUsage = 2,
-  kExitCellError = 3,
-  kExitOutputError = 4,
-  kExitInterrupted = 5  // SIGINT / SIGTERM: the results so far are written, marked incomplete
-};
-
+// Returns an exit code of exit_codes.hpp.
 int run_harness(int argc, const char* const* argv);
 
 }  // namespace plugbench

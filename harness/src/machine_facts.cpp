@@ -1,9 +1,9 @@
 // machine_facts.cpp: the machine, build and settings facts of a results file.
 #include "machine_facts.hpp"
 
-#include "matrix.hpp"
 #include "report_table.hpp"
 #include "results_reader.hpp"
+#include "text_list.hpp"
 
 #include <algorithm>
 #include <cstdio>

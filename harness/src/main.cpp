@@ -1,6 +1,7 @@
 // main.cpp: the harness executable: a run, `harness compare` and `harness show` on results files,
 // or (hidden) a worker process of a run.
 #include "compare_command.hpp"
+#include "exit_codes.hpp"
 #include "harness_app.hpp"
 #include "show_command.hpp"
 #include "worker_process.hpp"

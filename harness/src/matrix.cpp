@@ -2,6 +2,7 @@
 #include "matrix.hpp"
 
 #include "sizes.hpp"
+#include "text_list.hpp"
 
 #include <algorithm>
 #include <set>
@@ -13,7 +14,7 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
   return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-std::vector<const PluginRecord*> select_plugins(const Options& options,
+std::vector<const PluginRecord*> select_plugins(const MatrixChoices& options,
                                                 const std::vector<PluginRecord>& plugins,
                                                 bool& named_explicitly) {
   std::vector<const PluginRecord*> selected;
@@ -52,7 +53,7 @@ std::vector<const PluginRecord*> select_plugins(const Options& options,
   return selected;
 }
 
-std::vector<const Workload*> select_workloads(const Options& options) {
+std::vector<const Workload*> select_workloads(const MatrixChoices& options) {
   std::vector<const Workload*> all = WorkloadRegistry::instance().all();
   if (contains(options.workloads, "all")) return all;
   std::vector<const Workload*> selected;
@@ -70,7 +71,8 @@ std::vector<const Workload*> select_workloads(const Options& options) {
   return selected;
 }
 
-std::vector<std::string> select_distributions(const Options& options, const Workload& workload) {
+std::vector<std::string> select_distributions(const MatrixChoices& options,
+                                              const Workload& workload) {
   std::vector<std::string> known = workload.distributions();
   if (options.distributions.empty()) return {known.front()};
   if (contains(options.distributions, "all")) return known;
@@ -81,7 +83,7 @@ std::vector<std::string> select_distributions(const Options& options, const Work
   return selected;
 }
 
-void check_distribution_names(const Options& options,
+void check_distribution_names(const MatrixChoices& options,
                               const std::vector<const Workload*>& workloads) {
   for (const std::string& name : options.distributions) {
     if (name == "all") continue;
@@ -97,9 +99,8 @@ void check_distribution_names(const Options& options,
   }
 }
 
-std::vector<std::pair<Shape, std::string>> shapes_for(const Workload& workload,
-                                                      const std::vector<SizeRequest>& requests) {
-  std::vector<std::pair<Shape, std::string>> shapes;
+ShapeList shapes_for(const Workload& workload, const std::vector<SizeRequest>& requests) {
+  ShapeList shapes;
   for (const SizeRequest& request : requests) {
     Shape shape;
     if (request.is_shape()) {
@@ -175,12 +176,6 @@ class VariantFilter {
 
 }  // namespace
 
-std::string join(const std::vector<std::string>& names, const std::string& separator) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
-  return text;
-}
-
 std::size_t Matrix::cells_to_run() const {
   std::size_t count = 0;
   for (const PlannedProblem& problem : problems) {
@@ -189,7 +184,29 @@ std::size_t Matrix::cells_to_run() const {
   return count;
 }
 
-Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins) {
+MatrixChoices matrix_choices(const Options& options) {
+  MatrixChoices choices;
+  choices.plugins = options.plugins;
+  choices.workloads = options.workloads;
+  choices.distributions = options.distributions;
+  choices.variants = options.variants;
+  choices.baseline = options.baseline;
+  choices.baseline_given = options.baseline_given;
+  std::vector<SizeRequest> user_sizes;
+  if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
+  choices.shapes = [user_sizes, given = !options.sizes.empty()](const Workload& workload) {
+    std::vector<SizeRequest> requests = user_sizes;
+    if (!given) {
+      for (const std::string& text : workload.default_sizes()) {
+        for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
+      }
+    }
+    return shapes_for(workload, requests);
+  };
+  return choices;
+}
+
+Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>& plugins) {
   Matrix matrix;
   bool plugins_named = false;
   matrix.plugins = select_plugins(options, plugins, plugins_named);
@@ -201,20 +218,13 @@ Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plug
   if (!baseline_known && options.baseline_given) {
     throw UsageError("--baseline '" + options.baseline + "' is not a plugin that was found");
   }
-  std::vector<SizeRequest> user_sizes;
-  if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
 
   VariantFilter variant_filter(options.variants);
   std::set<std::string> variants_seen;  // "plugin/variant"
   for (const Workload* workload : workloads) {
-    std::vector<SizeRequest> requests = user_sizes;
-    if (options.sizes.empty()) {
-      for (const std::string& text : workload->default_sizes()) {
-        for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
-      }
-    }
+    const ShapeList shapes = options.shapes(*workload);
     for (const std::string& distribution : select_distributions(options, *workload)) {
-      for (const auto& [shape, text] : shapes_for(*workload, requests)) {
+      for (const auto& [shape, text] : shapes) {
         PlannedProblem problem{{workload, distribution, shape, text}, {}};
         for (const PluginRecord* plugin : matrix.plugins) {
           if (plugin->state != PluginState::available) {

@@ -5,7 +5,9 @@
 #include "plugin_loader.hpp"
 #include "workload.hpp"
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plugbench {
@@ -36,10 +38,28 @@ struct Matrix {
   std::size_t cells_to_run() const;
 };
 
-// Throws UsageError for unknown names or malformed sizes, listing the valid choices.
-Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins);
+// The problem shapes of one workload, each with the text it was asked for by ("2^20", "7680x4320").
+using ShapeList = std::vector<std::pair<Shape, std::string>>;
 
-// A comma list of names for messages.
-std::string join(const std::vector<std::string>& names, const std::string& separator = ", ");
+// What to plan: a run's options (matrix_choices), or --check-plugin's.
+struct MatrixChoices {
+  std::vector<std::string> plugins = {"all"};
+  std::vector<std::string> workloads = {"all"};
+  std::vector<std::string> distributions;  // empty: each workload's first; "all": every one
+  std::vector<std::string> variants = {"all"};
+  std::string baseline;         // planned first
+  bool baseline_given = false;  // named by the user: then it must exist
+  std::function<ShapeList(const Workload&)> shapes;
+};
+
+// A run's choices: --sizes, or each workload's default sizes. Throws UsageError for a malformed
+// size.
+MatrixChoices matrix_choices(const Options& options);
+
+// Throws UsageError for unknown names, listing the valid choices.
+Matrix plan_matrix(const MatrixChoices& choices, const std::vector<PluginRecord>& plugins);
+inline Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins) {
+  return plan_matrix(matrix_choices(options), plugins);
+}
 
 }  // namespace plugbench

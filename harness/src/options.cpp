@@ -168,30 +168,31 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.device < 0) throw UsageError("--device cannot be negative");
   if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
   if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
-  if (isolation == "process") {
-    o.isolation = IsolationMode::process;
-  } else if (isolation == "none") {
-    o.isolation = IsolationMode::none;
-  } else {
+  const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);
+  if (!isolation_mode)
     throw UsageError("--isolation '" + isolation + "' is not one of: process, none");
-  }
-  if (cache == "cold") {
-    o.cache = CacheMode::cold;
-  } else if (cache == "warm") {
-    o.cache = CacheMode::warm;
-  } else {
-    throw UsageError("--cache '" + cache + "' is not one of: cold, warm");
-  }
-  if (host_memory == "pageable") {
-    o.host_memory = HostMemoryMode::pageable;
-  } else if (host_memory == "pinned") {
-    o.host_memory = HostMemoryMode::pinned;
-  } else if (host_memory == "both") {
-    o.host_memory = HostMemoryMode::both;
-  } else {
+  o.isolation = *isolation_mode;
+  const std::optional<CacheMode> cache_mode = cache_mode_named(cache);
+  if (!cache_mode) throw UsageError("--cache '" + cache + "' is not one of: cold, warm");
+  o.cache = *cache_mode;
+  const std::optional<HostMemoryMode> host_memory_mode = host_memory_mode_named(host_memory);
+  if (!host_memory_mode) {
     throw UsageError("--host-memory '" + host_memory + "' is not one of: pageable, pinned, both");
   }
+  o.host_memory = *host_memory_mode;
   return o;
+}
+
+RunSettings run_settings_of(const Options& options) {
+  RunSettings settings;
+  settings.cache = options.cache;
+  settings.host_memory = options.host_memory;
+  settings.repetitions = options.repetitions;
+  settings.min_time = options.min_time;
+  settings.warmup = options.warmup;
+  settings.cell_budget = options.cell_budget;
+  settings.throttle_threshold = options.throttle_threshold;
+  return settings;
 }
 
 }  // namespace plugbench

@@ -1,27 +1,16 @@
 // options.hpp: the command line (Boost.Program_options), parsed into one plain struct.
 #pragma once
 
+#include "run_settings.hpp"
 #include "text_table.hpp"
+#include "usage_error.hpp"
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace plugbench {
-
-// A mistake on the command line: the message says what and lists the valid choices. Exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-enum class CacheMode { cold, warm };
-enum class HostMemoryMode { pageable, pinned, both };
-// process: each plugin's cells run in a worker process of its own (docs/fault-isolation.md);
-// none: in the harness's own process, as a debugger wants it.
-enum class IsolationMode { process, none };
 
 struct Options {
   bool help = false;
@@ -56,8 +45,8 @@ struct Options {
   std::string command_line;
 };
 
-constexpr int kDefaultRepetitions = 20;
-constexpr int kMinAutomaticRepetitions = 3;
+// What the options say about measuring a cell.
+RunSettings run_settings_of(const Options& options);
 
 // Parses argv; throws UsageError. The help text comes from usage_text().
 Options parse_options(int argc, const char* const* argv);

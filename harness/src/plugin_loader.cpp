@@ -139,6 +139,10 @@ const char* to_string(PluginState state) {
   return "?";
 }
 
+const char* memory_space_name(pb_memory_space space) {
+  return space == PB_MEMORY_DEVICE ? "device" : "host";
+}
+
 const KernelRecord* PluginRecord::find_kernel(const std::string& workload,
                                               const std::string& variant) const {
   for (const KernelRecord& kernel : kernels) {

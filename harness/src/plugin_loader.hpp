@@ -18,6 +18,8 @@ enum class PluginState {
 };
 
 const char* to_string(PluginState state);
+// "host" or "device", as tables and results files name a memory space.
+const char* memory_space_name(pb_memory_space space);
 
 // One kernel as the harness sees it (copied out of the plugin's table).
 struct KernelRecord {

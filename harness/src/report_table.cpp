@@ -3,6 +3,7 @@
 #include "report_table.hpp"
 
 #include "sizes.hpp"
+#include "text_list.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -178,8 +179,8 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
       out << plugin.reason << "\n    file: " << plugin.path << "\n";
       continue;
     }
-    out << std::setw(8) << (plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host") << "v"
-        << plugin.version << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
+    out << std::setw(8) << memory_space_name(plugin.memory_space) << "v" << plugin.version
+        << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
     if (plugin.state == PluginState::unavailable) out << "    why: " << plugin.reason << "\n";
     out << "    file: " << plugin.path << "  (found in " << plugin.found_in << ")\n";
     std::vector<std::string> workloads;

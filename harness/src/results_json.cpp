@@ -177,7 +177,7 @@ nlohmann::json to_json(const PluginRecord& plugin) {
   j["description"] = plugin.description;
   j["abi"] =
       plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) : "";
-  j["memory_space"] = plugin.memory_space == PB_MEMORY_DEVICE ? "device" : "host";
+  j["memory_space"] = memory_space_name(plugin.memory_space);
   j["build_info"] = nlohmann::json::object();
   for (const auto& [key, value] : plugin.build_info) j["build_info"][key] = value;
   j["kernels"] = nlohmann::json::array();

@@ -3,6 +3,8 @@
 
 #include "results_json.hpp"
 
+#include "results_json.hpp"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -143,6 +145,21 @@ std::vector<double> numbers_at(const nlohmann::json& value, const std::string& p
     }
   }
   return numbers;
+}
+
+std::vector<CellResult> cells_of(const ResultsFile& file) {
+  std::vector<CellResult> cells;
+  std::size_t index = 0;
+  for (const nlohmann::json& entry : file.cells()) {
+    try {
+      cells.push_back(cell_from_json(entry));
+    } catch (const nlohmann::json::exception& e) {
+      throw ResultsFileError(file.path + ": cell " + std::to_string(index) +
+                             " cannot be read: " + e.what());
+    }
+    ++index;
+  }
+  return cells;
 }
 
 }  // namespace plugbench

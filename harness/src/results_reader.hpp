@@ -3,6 +3,8 @@
 // results file, or a schema version this harness cannot read.
 #pragma once
 
+#include "cell_result.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -27,6 +29,10 @@ struct ResultsFile {
 ResultsFile read_results_file(const std::string& path);
 // The same checks on text already in memory; `path` names it in messages.
 ResultsFile parse_results_text(const std::string& text, const std::string& path);
+
+// The file's cells, in its order. Throws ResultsFileError naming the cell that cannot be read: a
+// report with a hole would misreport the run.
+std::vector<CellResult> cells_of(const ResultsFile& file);
 
 // A value inside a document by JSON pointer ("/time/kernel/median_ms"): nullopt (or "") where it
 // is absent, null or of another type.

@@ -3,12 +3,12 @@
 
 #include "crossover.hpp"
 #include "machine_facts.hpp"
-#include "options.hpp"
 #include "report_table.hpp"
 #include "results_json.hpp"
 #include "results_reader.hpp"
 #include "subcommand_options.hpp"
 #include "text_table.hpp"
+#include "usage_error.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -69,20 +69,10 @@ struct StoredProblem {
   std::vector<CellResult> cells;
 };
 
-// Cells grouped by problem, problems in the order of their first cell. A cell that cannot be
-// read is a file error: a table with a hole would misreport the run.
+// Cells grouped by problem, problems in the order of their first cell.
 std::vector<StoredProblem> problems_of(const ResultsFile& file) {
   std::vector<StoredProblem> problems;
-  std::size_t index = 0;
-  for (const nlohmann::json& entry : file.cells()) {
-    CellResult cell;
-    try {
-      cell = cell_from_json(entry);
-    } catch (const nlohmann::json::exception& e) {
-      throw ResultsFileError(file.path + ": cell " + std::to_string(index) +
-                             " cannot be read: " + e.what());
-    }
-    ++index;
+  for (CellResult& cell : cells_of(file)) {
     auto same_problem = [&cell](const StoredProblem& p) {
       return p.workload == cell.workload && p.distribution == cell.distribution &&
              p.shape == cell.shape;

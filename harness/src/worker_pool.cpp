@@ -270,7 +270,7 @@ void WorkerPool::stop_all() {
   }
 }
 
-void WorkerPool::release_problems() {
+void WorkerPool::problem_done() {
   store_.clear();
   const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
   for (auto& [name, state] : plugins_) {
@@ -336,7 +336,7 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
                          {"found_in", plugin.found_in},
                          {"name", plugin.name},
                          {"device", settings_.device},
-                         {"calibrate", !state.facts_reported},
+                         {"calibrate", settings_.calibrate && !state.facts_reported},
                          {"problem_store", store_.path()}};
   nlohmann::json reply;
   const double open_limit_s =

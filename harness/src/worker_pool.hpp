@@ -3,7 +3,7 @@
 // limit; a worker that dies or overruns is recorded against its cell and replaced.
 #pragma once
 
-#include "cell_executor.hpp"
+#include "cell_source.hpp"
 #include "plugin_loader.hpp"
 #include "problem_store.hpp"
 
@@ -25,29 +25,27 @@ struct IsolationSettings {
   int max_restarts = 3;  // replacements after crashes or timeouts, per plugin
   double grace_s = 2;    // between SIGTERM and SIGKILL
   int device = 0;
+  bool calibrate = true;  // measure a device plugin's peak when its first session opens
 };
 
-// Called once per plugin, when its first session is open.
-using FactsCallback = std::function<void(const PluginRecord&, const SessionFacts&)>;
-
-class WorkerPool {
+class WorkerPool : public CellSource {
  public:
   // `stop_fd` becomes readable when the run must stop (SIGINT / SIGTERM).
   WorkerPool(const IsolationSettings& settings, int stop_fd, FactsCallback on_facts);
-  ~WorkerPool();  // closes every worker: end of input, then SIGTERM, then SIGKILL
+  ~WorkerPool() override;  // closes every worker: end of input, then SIGTERM, then SIGKILL
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   // Runs the cell in the plugin's worker, blocked in poll() until it answers, dies or overruns.
   // nullopt when the stop fd fired: the cell in flight is dropped and every worker is stopped.
-  std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request);
+  std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
 
   // Stops every worker now: SIGTERM, then SIGKILL after the grace period.
   void stop_all();
 
   // Every problem's cells are done: idle workers free the problem they hold (a worker otherwise
   // keeps its last one, and host memory would hold one problem per plugin).
-  void release_problems();
+  void problem_done() override;
 
  private:
   struct Worker {
@@ -87,7 +85,7 @@ class WorkerPool {
   IsolationSettings settings_;
   int stop_fd_;
   FactsCallback on_facts_;
-  // Where the workers share generated problems; emptied after each problem (release_problems),
+  // Where the workers share generated problems; emptied after each problem (problem_done),
   // removed when the pool ends, after its workers.
   ProblemStoreFolder store_;
   std::map<std::string, PluginState> plugins_;

@@ -2,9 +2,9 @@
 // cells it is sent, and answer each with the whole cell.
 #include "worker_process.hpp"
 
-#include "cell_executor.hpp"
 #include "plugin_loader.hpp"
 #include "results_json.hpp"
+#include "session_cells.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -60,7 +60,7 @@ int serve() {
   LineReader requests(kWorkerChannelFd);
   PluginRecord plugin;
   ProblemCache problems;
-  std::unique_ptr<PluginCellRunner> runner;
+  std::unique_ptr<SessionCells> runner;
   for (std::string line; requests.next(line);) {
     nlohmann::json request = nlohmann::json::parse(line);
     const std::string type = request.at("type").get<std::string>();
@@ -76,7 +76,7 @@ int serve() {
       } else {
         try {
           runner =
-              std::make_unique<PluginCellRunner>(plugin, request.at("device").get<int>(), problems);
+              std::make_unique<SessionCells>(plugin, request.at("device").get<int>(), problems);
         } catch (const PluginCallError& e) {
           why = e.what();
         }

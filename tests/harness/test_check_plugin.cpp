@@ -1,9 +1,12 @@
 // test_check_plugin.cpp: harness --check-plugin as a plugin author meets it: the descriptor, each
 // kernel checked against the references on the awkward sizes, and what is wrong said plainly, with
-// exit 0 (all passed), 1 (a wrong answer), 2 (not a loadable plugin) and 3 (an error).
+// exit 0 (all passed), 1 (a wrong answer), 2 (not a loadable plugin) and 3 (an error, a crash or a
+// hang, each in a worker process as in a run).
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
+
+#include <chrono>
 
 namespace plugbench {
 namespace {
@@ -96,6 +99,67 @@ TEST(CheckPlugin, WorkloadAndVariantsNarrowTheKernelsChecked) {
   CommandResult unknown = run_harness({"--check-plugin", fake_plugin("good"), "--workload", "fft"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_TRUE(contains(unknown.err, "'fft' is not a workload")) << unknown.err;
+}
+
+TEST(CheckPlugin, ASegfaultingKernelIsNamedAndTheOtherKernelsStillRun) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("segfault")});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out,
+                       "reduce/fake_loop: ERROR on 1 of 1 problems (crashed); 17 more "
+                       "problems not run after it crashed or hung"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "killed by signal 11 (Segmentation fault)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "result: ERRORS (exit 3): reduce/fake_loop (crashed)")) << r.out;
+}
+
+TEST(CheckPlugin, AKernelThatOverrunsItsOutputIsNamedAsCrashed) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("overrun")});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ERROR on 1 of 1 problems (crashed)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the worker process died in this cell")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "result: ERRORS (exit 3): reduce/fake_loop (crashed)")) << r.out;
+}
+
+TEST(CheckPlugin, AHangingKernelTimesOutUnderTimeoutAndTheCheckEnds) {
+  const auto started = std::chrono::steady_clock::now();
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("hang"), "--timeout", "1"});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "at most 1 s a problem, --timeout")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ERROR on 1 of 1 problems (timeout)")) << r.out;
+  // Deaf to SIGTERM: stopped with SIGKILL after the grace period, still one timeout.
+  EXPECT_TRUE(contains(r.out, "reduce/ignores_sigterm: ERROR on 1 of 1 problems (timeout)"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "result: ERRORS (exit 3): reduce/fake_loop (timeout), "
+                       "reduce/ignores_sigterm (timeout)"))
+      << r.out;
+  // Each hung kernel costs its one --timeout (and a grace period), not one per problem.
+  EXPECT_LT(seconds, 60) << r.out;
+}
+
+TEST(CheckPlugin, VariantsSelectAsInARun) {
+  // A leading '-' leaves a kernel out; a plugin-qualified name selects one.
+  CommandResult without =
+      run_harness({"--check-plugin", fake_plugin("segfault"), "--variants", "all,-fake_loop"});
+  EXPECT_EQ(without.exit_code, 0) << without.out << without.err;
+  EXPECT_FALSE(contains(without.out, "reduce/fake_loop:")) << without.out;
+  EXPECT_TRUE(contains(without.out, "result: all kernels passed")) << without.out;
+
+  CommandResult qualified =
+      run_harness({"--check-plugin", plugin_dir() + "/libplugbench_cpu_serial.so", "--variants",
+                   "cpu_serial/loop", "--workload", "reduce"});
+  EXPECT_EQ(qualified.exit_code, 0) << qualified.out << qualified.err;
+  EXPECT_TRUE(contains(qualified.out, "reduce/loop: ok")) << qualified.out;
+
+  CommandResult unknown =
+      run_harness({"--check-plugin", fake_plugin("good"), "--variants", "no_such_kernel"});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out << unknown.err;
+  EXPECT_TRUE(contains(unknown.err, "unknown variant 'no_such_kernel'")) << unknown.err;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // test_crossover.cpp: where the GPU starts to pay off, on synthetic cells with known answers, and
 // at the end of a real run with a plugin that poses as a GPU one (fake_device).
 #include "crossover.hpp"
+#include "results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -20,31 +21,37 @@ using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 
-nlohmann::json time_stats(double ms) {
-  return {{"median_ms", ms}, {"samples_ms", {ms}}};
+TimeStats time_stats(double ms) {
+  TimeStats stats;
+  stats.median_ms = ms;
+  stats.samples_ms = {ms};
+  return stats;
 }
 
-// A cell as the results file has it, with only what the crossover reads.
-nlohmann::json cell(const std::string& plugin, const std::string& variant, std::uint64_t n,
-                    double kernel_ms, const std::string& memory_space = "host",
-                    std::optional<double> pageable_ms = std::nullopt,
-                    std::optional<double> pinned_ms = std::nullopt) {
-  nlohmann::json transfers = nlohmann::json::array();
-  if (pageable_ms) {
-    transfers.push_back({{"host_memory", "pageable"}, {"end_to_end", time_stats(*pageable_ms)}});
-  }
-  if (pinned_ms) {
-    transfers.push_back({{"host_memory", "pinned"}, {"end_to_end", time_stats(*pinned_ms)}});
-  }
-  return {{"workload", "reduce"},
-          {"distribution", "mod100"},
-          {"plugin", plugin},
-          {"variant", variant},
-          {"n", n},
-          {"status", "ok"},
-          {"memory_space", memory_space},
-          {"time", {{"kernel", time_stats(kernel_ms)}}},
-          {"transfers", transfers}};
+// A cell with only what the crossover reads.
+CellResult cell(const std::string& plugin, const std::string& variant, std::uint64_t n,
+                double kernel_ms, const std::string& memory_space = "host",
+                std::optional<double> pageable_ms = std::nullopt,
+                std::optional<double> pinned_ms = std::nullopt) {
+  CellResult c;
+  c.workload = "reduce";
+  c.distribution = "mod100";
+  c.plugin = plugin;
+  c.variant = variant;
+  c.shape = {n, n, 1};
+  c.status = status::ok;
+  c.memory_space = memory_space;
+  c.kernel = time_stats(kernel_ms);
+  if (pageable_ms) c.transfers.push_back({"pageable", {}, {}, time_stats(*pageable_ms)});
+  if (pinned_ms) c.transfers.push_back({"pinned", {}, {}, time_stats(*pinned_ms)});
+  return c;
+}
+
+// The cells of a results file, as `show` and `compare` read them.
+std::vector<CellResult> cells_of(const nlohmann::json& results) {
+  std::vector<CellResult> cells;
+  for (const nlohmann::json& entry : results) cells.push_back(cell_from_json(entry));
+  return cells;
 }
 
 const Crossover* find(const std::vector<Crossover>& crossovers, const std::string& plugin,
@@ -57,8 +64,8 @@ const Crossover* find(const std::vector<Crossover>& crossovers, const std::strin
 
 // Sizes 2^10 .. 2^20 (x4): a CPU that costs n ns; a GPU kernel with a 20 us launch and n / 100
 // ns; copies of 4 ns (pageable) or 0.5 ns (pinned) per element.
-nlohmann::json sweep() {
-  nlohmann::json cells = nlohmann::json::array();
+std::vector<CellResult> sweep() {
+  std::vector<CellResult> cells;
   for (std::uint64_t n = 1024; n <= (1u << 20); n *= 4) {
     double elements = static_cast<double>(n);
     double kernel = 0.02 + elements * 1e-8;
@@ -101,7 +108,7 @@ TEST(Crossover, KernelOnlyAndEndToEndOnASyntheticSweep) {
 }
 
 TEST(Crossover, AWinBeforeALossDoesNotCount) {
-  nlohmann::json cells = nlohmann::json::array();
+  std::vector<CellResult> cells;
   const double cpu[] = {1, 2, 4, 8};
   const double gpu[] = {0.5, 3, 3, 3};  // wins at 1024 by chance, loses at 2048, wins from 4096
   for (int i = 0; i < 4; ++i) {
@@ -116,7 +123,7 @@ TEST(Crossover, AWinBeforeALossDoesNotCount) {
 }
 
 TEST(Crossover, FasterEverywhereIsBelowTheRange) {
-  nlohmann::json cells = nlohmann::json::array();
+  std::vector<CellResult> cells;
   for (std::uint64_t n : {1000u, 2000u}) {
     cells.push_back(cell("openmp", "parallel_for", n, 1.0));
     cells.push_back(cell("cub", "device_reduce", n, 0.1, "device"));
@@ -131,18 +138,18 @@ TEST(Crossover, FasterEverywhereIsBelowTheRange) {
 }
 
 TEST(Crossover, OnlyVerifiedCellsAndSizesWithBothSidesCount) {
-  nlohmann::json cells = nlohmann::json::array();
+  std::vector<CellResult> cells;
   cells.push_back(cell("openmp", "parallel_for", 1024, 1.0));
   cells.push_back(cell("openmp", "parallel_for", 4096, 4.0));
   cells.push_back(cell("cub", "device_reduce", 1024, 2.0, "device"));
   cells.push_back(cell("cub", "device_reduce", 4096, 3.0, "device"));
   cells.push_back(cell("cub", "device_reduce", 16384, 3.0, "device"));  // no CPU cell at this size
-  nlohmann::json wrong = cell("cuda_naive", "broken", 1024, 0.001, "device");
-  wrong["status"] = "failed";  // fast, but wrong: not a crossover
+  CellResult wrong = cell("cuda_naive", "broken", 1024, 0.001, "device");
+  wrong.status = status::failed;  // fast, but wrong: not a crossover
   cells.push_back(wrong);
-  nlohmann::json null_time = cell("cuda_naive", "broken", 4096, 0, "device");
-  null_time["time"]["kernel"] = nullptr;
-  cells.push_back(null_time);
+  CellResult no_time = cell("cuda_naive", "broken", 4096, 0, "device");
+  no_time.kernel.reset();
+  cells.push_back(no_time);
   std::vector<Crossover> crossovers = find_crossovers(cells);
   ASSERT_EQ(crossovers.size(), 1u);
   EXPECT_EQ(crossovers[0].plugin, "cub");
@@ -155,7 +162,7 @@ TEST(Crossover, OnlyVerifiedCellsAndSizesWithBothSidesCount) {
 }
 
 TEST(Crossover, NoGpuPluginMeansNoCrossoverAndNothingPrinted) {
-  nlohmann::json cells = nlohmann::json::array();
+  std::vector<CellResult> cells;
   cells.push_back(cell("cpu_serial", "loop", 1024, 1.0));
   cells.push_back(cell("openmp", "parallel_for", 1024, 0.5));
   EXPECT_TRUE(find_crossovers(cells).empty());
@@ -185,7 +192,7 @@ TEST(Crossover, ARunWithAGpuPluginPrintsAndStoresIt) {
   EXPECT_EQ(timings,
             (std::vector<std::string>{"kernel", "end_to_end_pageable", "end_to_end_pinned"}));
   // The same answer from the file as from the run.
-  EXPECT_EQ(crossover_json(find_crossovers(results["results"])), results["crossover"]);
+  EXPECT_EQ(crossover_json(find_crossovers(cells_of(results["results"]))), results["crossover"]);
 
   CommandResult cpu_only = run_harness(
       {"-p", "cpu_serial,openmp", "-w", "reduce", "-s", "2^10", "-r", "2", "--json", path, "-q"});

@@ -1,5 +1,5 @@
 // test_measurement.cpp: the statistics come from Google Benchmark and describe the samples given.
-#include "cell_runner.hpp"
+#include "cell_protocol.hpp"
 #include "measurement.hpp"
 
 #include <gtest/gtest.h>

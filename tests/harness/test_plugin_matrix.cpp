@@ -4,7 +4,7 @@
 // per kernel, registered at run time from what the plugins declare; a plugin that cannot run here
 // (a GPU plugin without a GPU) is skipped with its reason.
 #include "awkward_sizes.hpp"
-#include "cell_runner.hpp"
+#include "cell_protocol.hpp"
 #include "plugin_loader.hpp"
 #include "test_support.hpp"
 
@@ -64,7 +64,7 @@ class KernelOnAwkwardSizes : public ::testing::Test {
                      std::to_string(shape.width) + "x" + std::to_string(shape.height) + ")");
         const CachedProblem& problem = problem_for(*workload, distribution, shape);
         CellResult cell =
-            run_cell(*workload, problem.data, *problem.reference, *session, *kernel_, settings);
+            measure_cell(*workload, problem.data, *problem.reference, *session, *kernel_, settings);
         if (cell.status == "unsupported") continue;  // a declared limit, reported as such
         EXPECT_EQ(cell.status, "ok") << cell.message;
         ASSERT_TRUE(cell.verification.has_value()) << cell.message;

@@ -1,8 +1,9 @@
-// cell_runner.cpp: the protocol for one cell. Allocation, copies and verification stay outside the
-// timed region; the timed region is exactly the kernel call (and, for end-to-end figures, the
+// cell_protocol.cpp: the protocol for one cell. Allocation, copies and verification stay outside
+// the timed region; the timed region is exactly the kernel call (and, for end-to-end figures, the
 // copies around it), bracketed by the plugin's own timer.
-#include "cell_runner.hpp"
+#include "cell_protocol.hpp"
 
+#include "cell_identity.hpp"
 #include "kernel_timer.hpp"
 
 #include <algorithm>
@@ -162,18 +163,13 @@ int automatic_repetitions(double call_ms, double cell_budget_seconds) {
                                      double{kDefaultRepetitions}));
 }
 
-CellResult run_cell(const Workload& workload, const ProblemData& problem,
-                    const Reference& reference, const PluginSession& session,
-                    const KernelRecord& kernel, const RunSettings& settings,
-                    const GpuTelemetrySource* telemetry) {
-  CellResult cell;
-  cell.workload = problem.workload;
-  cell.plugin = session.plugin().name;
-  cell.variant = kernel.variant;
-  cell.distribution = problem.distribution;
-  cell.shape = problem.shape;
+CellResult measure_cell(const Workload& workload, const ProblemData& problem,
+                        const Reference& reference, const PluginSession& session,
+                        const KernelRecord& kernel, const RunSettings& settings,
+                        const GpuTelemetrySource* telemetry) {
+  CellResult cell = named_cell(session.plugin(), problem.workload, kernel.variant,
+                               problem.distribution, problem.shape);
   cell.flags = kernel.flags;
-  cell.memory_space = session.plugin().memory_space == PB_MEMORY_DEVICE ? "device" : "host";
   cell.traffic = workload.traffic(problem, reference);
 
   if (kernel.max_n != 0 && problem.shape.n > kernel.max_n) {

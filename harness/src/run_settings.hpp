@@ -1,0 +1,36 @@
+// run_settings.hpp: how cells are measured (the options a worker needs), and the text each mode is
+// written as in options, messages and results files.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace plugbench {
+
+enum class CacheMode { cold, warm };
+enum class HostMemoryMode { pageable, pinned, both };
+// process: each plugin's cells run in a worker process of its own (docs/fault-isolation.md);
+// none: in the harness's own process, as a debugger wants it.
+enum class IsolationMode { process, none };
+
+const char* to_string(CacheMode mode);
+const char* to_string(HostMemoryMode mode);
+const char* to_string(IsolationMode mode);
+// The inverses: nullopt for a text that names no mode.
+std::optional<CacheMode> cache_mode_named(const std::string& text);
+std::optional<HostMemoryMode> host_memory_mode_named(const std::string& text);
+std::optional<IsolationMode> isolation_mode_named(const std::string& text);
+
+struct RunSettings {
+  CacheMode cache = CacheMode::cold;
+  HostMemoryMode host_memory = HostMemoryMode::pageable;
+  std::optional<int> repetitions;  // empty: automatic within cell_budget
+  double min_time = 0;
+  int warmup = 1;
+  double cell_budget = 2.0;
+  // A GPU sample whose SM clock is below this fraction of the default clock is dropped and
+  // retaken (0: keep every sample).
+  double throttle_threshold = 0.75;
+};
+
+}  // namespace plugbench
