@@ -1,9 +1,9 @@
 // test_fault_isolation.cpp: plugins that crash, abort, hang, eat memory or fault on the GPU, run by
 // the real harness beside good ones: the run completes, the good cells are ok and verified, each
 // bad cell says what happened, and the exit code tells crashes from wrong answers.
-#include "host_info.hpp"
-#include "plugin_loader.hpp"
-#include "results_json.hpp"
+#include "load/plugin_loader.hpp"
+#include "record/host_info.hpp"
+#include "record/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

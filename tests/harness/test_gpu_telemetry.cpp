@@ -2,7 +2,7 @@
 // difference of two readings is right and never negative, it round-trips through JSON, and against
 // a fake libnvidia-ml (fake_nvml.cpp) devices are found and read end to end.
 #include "fake_nvml.hpp"
-#include "gpu_telemetry.hpp"
+#include "measure/gpu_telemetry.hpp"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // test_mann_whitney.cpp: the Mann–Whitney U test behind harness compare, against p-values worked
 // out by hand (and checked with scipy.stats.mannwhitneyu(method="asymptotic")).
-#include "mann_whitney.hpp"
+#include "analyze/mann_whitney.hpp"
 
 #include <gtest/gtest.h>
 

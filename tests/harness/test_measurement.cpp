@@ -1,6 +1,6 @@
 // test_measurement.cpp: the statistics come from Google Benchmark and describe the samples given.
-#include "cell_protocol.hpp"
-#include "measurement.hpp"
+#include "measure/cell_protocol.hpp"
+#include "measure/measurement.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // no GPU is needed: the host flush runs on every thread of the team and only reads a buffer that
 // was written once (no dirty lines), the throttle guard drops slow GPU samples but never all of
 // them, read-only workloads are held against the read rate, and the new fields reach the results.
-#include "calibration.hpp"
-#include "cpu_frequency.hpp"
-#include "results_json.hpp"
+#include "measure/calibration.hpp"
+#include "measure/cpu_frequency.hpp"
+#include "measure/throttle_guard.hpp"
+#include "record/results_json.hpp"
 #include "test_support.hpp"
-#include "throttle_guard.hpp"
 
 #include <plugbench/openmp_services.hpp>
 

@@ -1,7 +1,7 @@
 // test_output_formats.cpp: one row model, three writers: the console table, markdown and CSV, for
 // the tables of a run (--format) and for any TextTable.
+#include "record/text_table.hpp"
 #include "test_support.hpp"
-#include "text_table.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // test_plugin_loader.cpp: every way loading can fail is refused with the exact reason, and a good
 // plugin's table is read as declared.
-#include "plugin_loader.hpp"
+#include "load/plugin_loader.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // the same ones harness --check-plugin uses), checked against the harness's references. One test
 // per kernel, registered at run time from what the plugins declare; a plugin that cannot run here
 // (a GPU plugin without a GPU) is skipped with its reason.
-#include "awkward_sizes.hpp"
-#include "cell_protocol.hpp"
-#include "plugin_loader.hpp"
+#include "load/plugin_loader.hpp"
+#include "measure/cell_protocol.hpp"
+#include "plan/awkward_sizes.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // test_problem_store.cpp: worker processes share generated problems through files: every workload's
 // problem and reference come back exactly, a file that is not the problem asked for is refused, and
 // a run leaves no store folder behind (nor one of a run that was killed).
-#include "problem_store.hpp"
+#include "isolate/problem_store.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // test_sizes.cpp: the size expressions users type, and the messages for the ones they mistype.
-#include "sizes.hpp"
+#include "plan/sizes.hpp"
 
 #include <gtest/gtest.h>
 

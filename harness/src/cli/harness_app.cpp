@@ -1,0 +1,71 @@
+// harness_app.cpp: the harness program: parse the options, then list, plan, dry-run, check a
+// plugin, or run the matrix.
+#include "cli/harness_app.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "cli/options.hpp"
+#include "load/plugin_loader.hpp"
+#include "plan/matrix.hpp"
+#include "record/report_table.hpp"
+#include "run/check_plugin.hpp"
+#include "run/matrix_run.hpp"
+
+#include <iostream>
+
+namespace plugbench {
+
+int run_harness(int argc, const char* const* argv) {
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::cout << usage_text();
+    return kExitOk;
+  }
+  if (options.version) {
+    std::cout << "plugbench harness " << PLUGBENCH_VERSION << " (plugin ABI " << PB_ABI_MAJOR << "."
+              << PB_ABI_MINOR << ")\n";
+    return kExitOk;
+  }
+  if (!options.check_plugin.empty()) return check_plugin(options, std::cout, std::cerr);
+  std::vector<PluginFolder> folders = plugin_search_path(options.plugin_dirs);
+  std::vector<PluginRecord> plugins;
+  try {
+    plugins = discover_plugins(folders);
+  } catch (const PluginFolderError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.list) {
+    print_listing(std::cout, folders, plugins);
+    return kExitOk;
+  }
+  for (const PluginRecord& plugin : plugins) {
+    if (plugin.state == PluginState::broken && !options.quiet) {
+      std::cerr << "harness: ignoring " << plugin.path << ": " << plugin.reason << "\n";
+    }
+  }
+  Matrix matrix;
+  try {
+    matrix = plan_matrix(options, plugins);
+  } catch (const UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.dry_run) {
+    print_dry_run(std::cout, matrix);
+    return kExitOk;
+  }
+  if (matrix.cells_to_run() == 0 && matrix.problems.empty()) {
+    std::cerr << "harness: nothing to run (no available plugin implements the selected "
+                 "workloads; see harness --list)\n";
+    return kExitUsage;
+  }
+  return run_matrix(options, plugins, matrix);
+}
+
+}  // namespace plugbench

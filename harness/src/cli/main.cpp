@@ -1,0 +1,29 @@
+// main.cpp: the harness executable: a run, `harness compare` and `harness show` on results files,
+// or (hidden) a worker process of a run.
+#include "analyze/compare_command.hpp"
+#include "analyze/show_command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/harness_app.hpp"
+#include "isolate/worker_process.hpp"
+
+#include <exception>
+#include <iostream>
+#include <string_view>
+
+int main(int argc, char** argv) {
+  try {
+    if (argc > 1 && std::string_view(argv[1]) == plugbench::kWorkerFlag) {
+      return plugbench::run_worker(argc > 2 ? argv[2] : nullptr);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "compare") {
+      return plugbench::run_compare(argc - 1, argv + 1);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "show") {
+      return plugbench::run_show(argc - 1, argv + 1);
+    }
+    return plugbench::run_harness(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "harness: internal error: " << e.what() << "\n";
+    return plugbench::kExitOutputError;
+  }
+}

@@ -1,0 +1,198 @@
+// options.cpp: the harness's command-line options and their help text.
+#include "cli/options.hpp"
+
+#include <boost/algorithm/string.hpp>
+#include <boost/program_options.hpp>
+
+#include <sstream>
+
+namespace plugbench {
+namespace po = boost::program_options;
+namespace {
+
+po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
+                                         std::string& cache, std::string& host_memory,
+                                         std::string& isolation, int& repetitions) {
+  po::options_description selection("What to run");
+  selection.add_options()("plugins,p",
+                          po::value<std::string>(&list_options[0])->default_value("all"),
+                          "plugins to run, a comma list or 'all' (the available ones)")(
+      "workload,w", po::value<std::string>(&list_options[1])->default_value("all"),
+      "workloads, a comma list or 'all'")("workloads", po::value<std::string>(&list_options[1]),
+                                          "same as --workload")(
+      "sizes,s", po::value<std::string>(&o.sizes),
+      "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
+      "default: each workload's own")(
+      "distribution,d", po::value<std::string>(&list_options[2]),
+      "input distributions, a comma list or 'all'; default: each workload's first")(
+      "variants,v", po::value<std::string>(&list_options[3])->default_value("all"),
+      "kernel variants to run, a comma list: names ('sequential'), plugin/name "
+      "('cpu_serial/std_sort'), 'all' (every variant except opt-in ones, which run when "
+      "named), and '-name' to leave one out ('all,-cpu_serial/std_sort')");
+  po::options_description measurement("How to measure");
+  measurement.add_options()(
+      "repetitions,r", po::value<int>(&repetitions),
+      "samples per cell (Google Benchmark repetitions); default: up to 20 within "
+      "--cell-budget, at least 3")(
+      "min-time", po::value<double>(&o.min_time)->default_value(0),
+      "seconds each repetition runs at least (several calls averaged); 0: one call per sample")(
+      "warmup", po::value<int>(&o.warmup)->default_value(1),
+      "untimed calls after the checked call, before sampling")(
+      "cell-budget", po::value<double>(&o.cell_budget)->default_value(2.0),
+      "seconds of sampling per cell, cache flushes included, when --repetitions is not given")(
+      "cache", po::value<std::string>(&cache)->default_value("cold"),
+      "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
+      "throttle-threshold", po::value<double>(&o.throttle_threshold)->default_value(0.75),
+      "a GPU sample whose SM clock is below this fraction of the default clock is dropped and "
+      "retaken after a pause (at most 3 times in a row); 0: keep every sample")(
+      "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
+      "host memory for copies to a device: pageable, pinned or both")(
+      "baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
+      "plugin that speedups are relative to")("device", po::value<int>(&o.device)->default_value(0),
+                                              "device index for GPU plugins");
+  po::options_description isolation_options("Fault isolation (docs/fault-isolation.md)");
+  isolation_options.add_options()(
+      "isolation", po::value<std::string>(&isolation)->default_value("process"),
+      "process: each plugin's cells run in a worker process of its own, so a crash, hang or "
+      "sticky CUDA error costs one cell; none: in the harness's own process (for a debugger)")(
+      "timeout", po::value<double>(&o.timeout)->default_value(300),
+      "seconds a cell (generating its problem, the checked call, warm-up, samples, transfers) may "
+      "take before its worker is stopped and the cell recorded as timeout; 0: no limit")(
+      "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
+      "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
+      "run");
+  po::options_description output("Plugins and output");
+  output.add_options()(
+      "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
+      "a folder of plugins (repeatable); also searched: $PLUGBENCH_PLUGIN_PATH, the plugins "
+      "folder next to the harness, and the installed one")(
+      "check-plugin", po::value<std::string>(&o.check_plugin),
+      "load one plugin file (PATH.so), print what it declares, check each kernel on small and "
+      "awkward sizes against the references, and stop; exit 0 all passed, 1 a wrong answer, "
+      "2 not a loadable plugin, 3 an error")(
+      "json", po::value<std::string>(&o.json_path),
+      "results file; default: results/<host>-<UTC time>.json under the current folder")(
+      "no-json", "do not write a results file")(
+      "format",
+      po::value<std::string>()->default_value("console")->notifier(
+          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      "tables as console (fixed width), md (markdown) or csv (one header, a line per cell; the "
+      "summary goes to stderr)")(
+      "list", "list plugins (with why one is unavailable), their kernels, and the workloads")(
+      "dry-run", "print the matrix that would run, and stop")(
+      "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",
+                                                                                       "this help");
+  po::options_description all;
+  all.add(selection).add(measurement).add(isolation_options).add(output);
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text, const std::string& option) {
+  std::vector<std::string> items;
+  boost::split(items, text, boost::is_any_of(","));
+  for (std::string& item : items) {
+    boost::trim(item);
+    if (item.empty()) throw UsageError("--" + option + " '" + text + "' has an empty entry");
+  }
+  return items;
+}
+
+std::string usage_text() {
+  Options unused;
+  std::vector<std::string> lists(4);
+  std::string cache, host_memory, isolation;
+  int repetitions = 0;
+  std::ostringstream text;
+  text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
+          "and verified.\n\n"
+          "usage: harness [options]\n"
+          "       harness compare BASE.json NEW.json [MORE.json ...]  (harness compare --help)\n"
+          "examples:\n"
+          "  harness                                  every available plugin, every workload, "
+          "default sizes\n"
+          "  harness --plugins all --workload histogram\n"
+          "  harness --list\n"
+          "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
+       << describe_options(unused, lists, cache, host_memory, isolation, repetitions)
+       << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
+          "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
+          "or a "
+          "timeout, "
+          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
+          "so far "
+          "are written, marked incomplete)\n";
+  return text.str();
+}
+
+Options parse_options(int argc, const char* const* argv) {
+  Options o;
+  std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
+  std::string cache, host_memory, isolation;
+  int repetitions = 0;
+  po::options_description description =
+      describe_options(o, lists, cache, host_memory, isolation, repetitions);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(description).run(), values);
+    po::notify(values);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see harness --help)");
+  }
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) o.command_line += ' ';
+    o.command_line += argv[i];
+  }
+  o.help = values.count("help") > 0;
+  o.version = values.count("version") > 0;
+  o.list = values.count("list") > 0;
+  o.dry_run = values.count("dry-run") > 0;
+  o.quiet = values.count("quiet") > 0;
+  o.write_json = values.count("no-json") == 0;
+  o.baseline_given = !values["baseline"].defaulted();
+  o.plugins = split_list(lists[0], "plugins");
+  o.workloads = split_list(lists[1], "workload");
+  if (values.count("distribution")) o.distributions = split_list(lists[2], "distribution");
+  o.variants = split_list(lists[3], "variants");
+  if (values.count("repetitions")) {
+    if (repetitions < 1) throw UsageError("--repetitions must be at least 1");
+    o.repetitions = repetitions;
+  }
+  if (o.min_time < 0) throw UsageError("--min-time cannot be negative");
+  if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
+  if (o.cell_budget <= 0) throw UsageError("--cell-budget must be positive");
+  if (!(o.throttle_threshold >= 0 && o.throttle_threshold < 1)) {
+    throw UsageError("--throttle-threshold must be a fraction from 0 (off) to below 1, e.g. 0.75");
+  }
+  if (o.device < 0) throw UsageError("--device cannot be negative");
+  if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
+  if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
+  const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);
+  if (!isolation_mode)
+    throw UsageError("--isolation '" + isolation + "' is not one of: process, none");
+  o.isolation = *isolation_mode;
+  const std::optional<CacheMode> cache_mode = cache_mode_named(cache);
+  if (!cache_mode) throw UsageError("--cache '" + cache + "' is not one of: cold, warm");
+  o.cache = *cache_mode;
+  const std::optional<HostMemoryMode> host_memory_mode = host_memory_mode_named(host_memory);
+  if (!host_memory_mode) {
+    throw UsageError("--host-memory '" + host_memory + "' is not one of: pageable, pinned, both");
+  }
+  o.host_memory = *host_memory_mode;
+  return o;
+}
+
+RunSettings run_settings_of(const Options& options) {
+  RunSettings settings;
+  settings.cache = options.cache;
+  settings.host_memory = options.host_memory;
+  settings.repetitions = options.repetitions;
+  settings.min_time = options.min_time;
+  settings.warmup = options.warmup;
+  settings.cell_budget = options.cell_budget;
+  settings.throttle_threshold = options.throttle_threshold;
+  return settings;
+}
+
+}  // namespace plugbench

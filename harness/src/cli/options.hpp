@@ -1,0 +1,58 @@
+// options.hpp: the command line (Boost.Program_options), parsed into one plain struct.
+#pragma once
+
+#include "cli/usage_error.hpp"
+#include "measure/run_settings.hpp"
+#include "record/text_table.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+struct Options {
+  bool help = false;
+  bool version = false;
+  bool list = false;
+  bool dry_run = false;
+  bool quiet = false;
+  OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
+  std::vector<std::string> plugins = {"all"};
+  std::vector<std::string> workloads = {"all"};
+  std::vector<std::string> distributions;  // empty: each workload's default
+  std::vector<std::string> variants = {"all"};
+  std::string sizes;               // empty: each workload's default sizes
+  std::optional<int> repetitions;  // empty: automatic (see kDefaultRepetitions)
+  double min_time = 0;             // seconds per repetition; 0: one call per sample
+  int warmup = 1;
+  double cell_budget = 2.0;          // seconds of samples per cell when automatic
+  double throttle_threshold = 0.75;  // fraction of the default GPU clock; 0: off
+  CacheMode cache = CacheMode::cold;
+  HostMemoryMode host_memory = HostMemoryMode::pageable;
+  std::vector<std::string> plugin_dirs;
+  // --check-plugin PATH: check that one plugin file, and run nothing else.
+  std::string check_plugin;
+  std::string json_path;  // empty: results/<host>-<time>.json
+  bool write_json = true;
+  std::string baseline = "cpu_serial";
+  bool baseline_given = false;  // named by the user: then it must exist
+  int device = 0;
+  IsolationMode isolation = IsolationMode::process;
+  double timeout = 300;  // seconds per cell in a worker; 0: no limit
+  int max_restarts = 3;  // worker replacements per plugin after crashes and timeouts
+  std::string command_line;
+};
+
+// What the options say about measuring a cell.
+RunSettings run_settings_of(const Options& options);
+
+// Parses argv; throws UsageError. The help text comes from usage_text().
+Options parse_options(int argc, const char* const* argv);
+std::string usage_text();
+
+// Splits "a,b , c" into {"a","b","c"}; throws UsageError on an empty entry.
+std::vector<std::string> split_list(const std::string& text, const std::string& option);
+
+}  // namespace plugbench

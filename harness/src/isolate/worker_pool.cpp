@@ -1,0 +1,444 @@
+// worker_pool.cpp: starting workers (posix_spawn of the harness itself: nothing is forked from a
+// process that may hold a CUDA context), the request/reply exchange under a time limit, and what a
+// dead or overrunning worker leaves in its cell.
+#include "isolate/worker_pool.hpp"
+
+#include "isolate/worker_process.hpp"
+#include "record/host_info.hpp"
+#include "record/results_json.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace plugbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kOutputTailBytes = 8192;
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+// The last `count` non-empty lines of `text`, joined by " | ", each cut to 300 characters.
+std::string last_lines(const std::string& text, std::size_t count) {
+  std::vector<std::string> lines;
+  std::size_t end = text.size();
+  while (end > 0 && lines.size() < count) {
+    std::size_t begin = text.rfind('\n', end - 1);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    std::string line = text.substr(begin, end - begin);
+    line.erase(std::remove(line.begin(), line.end(), '\r'), line.end());
+    if (!line.empty() && line.find_first_not_of(" \t") != std::string::npos) {
+      lines.push_back(line.size() > 300 ? line.substr(0, 300) + "..." : line);
+    }
+    end = begin == 0 ? 0 : begin - 1;
+  }
+  std::string joined;
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    joined += (joined.empty() ? "" : " | ") + *it;
+  }
+  return joined;
+}
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+}  // namespace
+
+std::string describe_wait_status(int wait_status) {
+  if (WIFSIGNALED(wait_status)) {
+    int signal_number = WTERMSIG(wait_status);
+    const char* name = strsignal(signal_number);
+    return "killed by signal " + std::to_string(signal_number) + " (" +
+           (name ? name : "unknown signal") + ")";
+  }
+  if (WIFEXITED(wait_status)) return "exited with code " + std::to_string(WEXITSTATUS(wait_status));
+  return "ended with wait status " + std::to_string(wait_status);
+}
+
+WorkerPool::WorkerPool(const IsolationSettings& settings, int stop_fd, FactsCallback on_facts)
+    : settings_(settings), stop_fd_(stop_fd), on_facts_(std::move(on_facts)) {}
+
+WorkerPool::~WorkerPool() {
+  // End of input for all first, so that they close their sessions in parallel.
+  for (auto& [name, state] : plugins_) {
+    if (state.worker) close_fd(state.worker->channel);
+  }
+  for (auto& [name, state] : plugins_) {
+    if (state.worker) retire(*state.worker);
+    state.worker.reset();
+  }
+}
+
+WorkerPool::Worker WorkerPool::spawn() const {
+  int channel[2], output[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+    throw std::system_error(errno, std::generic_category(), "socketpair");
+  }
+  if (::pipe2(output, O_CLOEXEC) != 0) {
+    int error = errno;
+    ::close(channel[0]);
+    ::close(channel[1]);
+    throw std::system_error(error, std::generic_category(), "pipe2");
+  }
+  // The child's ends above the numbers they are copied to, so that every dup2 really copies (and
+  // so clears close-on-exec); every other descriptor of the harness stays closed in the worker.
+  int child_channel = ::fcntl(channel[1], F_DUPFD_CLOEXEC, 10);
+  int child_output = ::fcntl(output[1], F_DUPFD_CLOEXEC, 10);
+  ::close(channel[1]);
+  ::close(output[1]);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, child_output, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child_output, STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, child_channel, kWorkerChannelFd);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults, none;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGPIPE);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+  std::string executable = boost::dll::program_location().string();
+  std::string flag = kWorkerFlag;
+  std::string parent = std::to_string(::getpid());
+  char* argv[] = {executable.data(), flag.data(), parent.data(), nullptr};
+  pid_t pid = -1;
+  int result = 0;
+  {
+    const ThreadOnAllPlaces all_places;  // the worker gets every CPU of the places
+    result = ::posix_spawn(&pid, executable.c_str(), &actions, &attributes, argv, environ);
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  ::close(child_channel);
+  ::close(child_output);
+  if (result != 0) {
+    ::close(channel[0]);
+    ::close(output[0]);
+    throw std::system_error(result, std::generic_category(),
+                            "cannot start a worker process (" + executable + ")");
+  }
+  ::fcntl(output[0], F_SETFL, ::fcntl(output[0], F_GETFL) | O_NONBLOCK);
+  Worker worker;
+  worker.pid = pid;
+  worker.channel = channel[0];
+  worker.output = output[0];
+  return worker;
+}
+
+void WorkerPool::drain_output(Worker& worker) {
+  while (worker.output >= 0) {
+    char chunk[8192];
+    ssize_t n = ::read(worker.output, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return;  // EAGAIN: nothing more for now
+    if (n == 0) {
+      close_fd(worker.output);
+      return;
+    }
+    // The worker's own words (a plugin's prints, a runtime's error) reach the user as before.
+    std::size_t forwarded = 0;
+    while (forwarded < static_cast<std::size_t>(n)) {
+      ssize_t w =
+          ::write(STDERR_FILENO, chunk + forwarded, static_cast<std::size_t>(n) - forwarded);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      forwarded += static_cast<std::size_t>(w);
+    }
+    worker.output_tail.append(chunk, static_cast<std::size_t>(n));
+    if (worker.output_tail.size() > kOutputTailBytes) {
+      worker.output_tail.erase(0, worker.output_tail.size() - kOutputTailBytes);
+    }
+  }
+}
+
+WorkerPool::Wait WorkerPool::wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s) {
+  const bool limited = limit_s > 0;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(limited ? limit_s : 0));
+  while (true) {
+    if (std::size_t end = worker.replies.find('\n'); end != std::string::npos) {
+      reply = nlohmann::json::parse(worker.replies.substr(0, end), nullptr, false);
+      worker.replies.erase(0, end + 1);
+      return Wait::reply;
+    }
+    int timeout_ms = -1;
+    if (limited) {
+      auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) return Wait::timed_out;
+      timeout_ms = static_cast<int>(std::min<long long>(left + 1, INT_MAX));
+    }
+    pollfd fds[3] = {
+        {worker.channel, POLLIN, 0}, {worker.output, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
+    int ready = ::poll(fds, 3, timeout_ms);
+    if (ready < 0) {
+      if (errno == EINTR) continue;  // a stop signal: its byte is in stop_fd by now
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+    if (fds[2].revents) return Wait::interrupted;
+    if (fds[1].revents) drain_output(worker);
+    if (fds[0].revents) {
+      char chunk[65536];
+      ssize_t n = ::read(worker.channel, chunk, sizeof chunk);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) return Wait::died;  // end of file (or a reset): the worker is gone
+      worker.replies.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+}
+
+int WorkerPool::terminate(Worker& worker, bool& needed_kill) {
+  ::kill(worker.pid, SIGTERM);
+  return reap_within_grace(worker, needed_kill);
+}
+
+int WorkerPool::reap_within_grace(Worker& worker, bool& needed_kill) {
+  needed_kill = false;
+  const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(settings_.grace_s));
+  int wait_status = 0;
+  while (true) {
+    pid_t done = ::waitpid(worker.pid, &wait_status, WNOHANG);
+    if (done == worker.pid) break;
+    if (done < 0 && errno != EINTR) break;  // not our child any more: nothing to wait for
+    if (Clock::now() >= until) {
+      needed_kill = true;
+      ::kill(worker.pid, SIGKILL);
+      while (::waitpid(worker.pid, &wait_status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    drain_output(worker);  // a worker blocked on a full output pipe could not end
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  drain_output(worker);
+  close_fd(worker.channel);
+  close_fd(worker.output);
+  worker.pid = -1;
+  return wait_status;
+}
+
+void WorkerPool::retire(Worker& worker) {
+  close_fd(worker.channel);  // end of input: the worker closes its session and exits
+  bool killed = false;
+  reap_within_grace(worker, killed);
+}
+
+void WorkerPool::stop_all() {
+  for (auto& [name, state] : plugins_) {
+    if (state.worker) ::kill(state.worker->pid, SIGTERM);
+  }
+  for (auto& [name, state] : plugins_) {
+    if (!state.worker) continue;
+    bool killed = false;
+    reap_within_grace(*state.worker, killed);
+    state.worker.reset();
+  }
+}
+
+void WorkerPool::problem_done() {
+  store_.clear();
+  const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
+  for (auto& [name, state] : plugins_) {
+    if (state.worker)
+      write_all(state.worker->channel, message);  // a dead one shows at its next cell
+  }
+}
+
+CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest& request,
+                                   Worker& worker, Wait wait, const char* during, double limit_s) {
+  bool killed = false;
+  std::string status = status::crashed;
+  std::string message;
+  if (wait == Wait::reply) {  // an answer it should not have given: the protocol is broken
+    terminate(worker, killed);
+    message = "the worker answered " + std::string(during) +
+              " with a reply the harness cannot read (a plugin writing to descriptor " +
+              std::to_string(kWorkerChannelFd) + "?)";
+  } else if (wait == Wait::timed_out) {
+    terminate(worker, killed);
+    status = status::timeout;
+    message =
+        (limit_s == settings_.timeout_s
+             ? "no result within the --timeout of " + seconds_text(limit_s) + " s "
+             : "no answer within " + seconds_text(limit_s) + " s (the --timeout, at least " +
+                   seconds_text(settings_.open_floor_s) + " s for opening a session) ") +
+        during + "; the worker was stopped with " +
+        (killed ? "SIGKILL after it ignored SIGTERM for " + seconds_text(settings_.grace_s) + " s"
+                : std::string("SIGTERM"));
+  } else {
+    int wait_status = reap_within_grace(worker, killed);
+    message =
+        "the worker process died " + std::string(during) + ": " + describe_wait_status(wait_status);
+    bool out_of_memory =
+        (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kWorkerExitOutOfMemory) ||
+        worker.output_tail.find("bad_alloc") != std::string::npos;
+    if (out_of_memory) {
+      status = status::oom;
+      message += " (it ran out of host memory)";
+    } else if (!killed && WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL) {
+      message +=
+          " (from outside the harness: the kernel's out-of-memory killer ends processes "
+          "this way when the machine runs out of memory)";
+    }
+  }
+  if (std::string words = last_lines(worker.output_tail, 3); !words.empty()) {
+    message += "; its last output: " + words;
+  }
+  return unrun_cell(plugin, request, status, message);
+}
+
+WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginState& state,
+                                            const CellRequest& request, CellResult& decided) {
+  try {
+    state.worker = spawn();
+  } catch (const std::system_error& e) {
+    decided = unrun_cell(plugin, request, status::error, e.what());
+    return Opened::decided;
+  }
+  Worker& worker = *state.worker;
+  nlohmann::json open = {{"type", "open"},
+                         {"path", plugin.path},
+                         {"found_in", plugin.found_in},
+                         {"name", plugin.name},
+                         {"device", settings_.device},
+                         {"calibrate", settings_.calibrate && !state.facts_reported},
+                         {"problem_store", store_.path()}};
+  nlohmann::json reply;
+  const double open_limit_s =
+      settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;
+  Wait wait = write_all(worker.channel, open.dump() + "\n")
+                  ? wait_for_reply(worker, reply, open_limit_s)
+                  : Wait::died;
+  if (wait == Wait::interrupted) {
+    stop_all();
+    return Opened::interrupted;
+  }
+  if (wait == Wait::reply && reply.is_object() && reply.value("type", "") == "opened") {
+    if (!state.facts_reported) {
+      state.facts_reported = true;
+      try {
+        on_facts_(plugin, session_facts_from_json(reply.at("facts")));
+      } catch (const nlohmann::json::exception& e) {
+        std::fprintf(stderr, "harness: %s sent unreadable session facts: %s\n", plugin.name.c_str(),
+                     e.what());
+      }
+    }
+    return Opened::ok;
+  }
+  if (wait == Wait::reply && reply.is_object() && reply.value("type", "") == "open_failed") {
+    state.unavailable = reply.value("message", "the plugin's session cannot be opened");
+    retire(worker);
+    state.worker.reset();
+    decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    return Opened::decided;
+  }
+  ++state.failures;
+  decided = failed_cell(plugin, request, worker, wait, "while opening the plugin's session",
+                        open_limit_s);
+  state.worker.reset();
+  return Opened::decided;
+}
+
+std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const CellRequest& request) {
+  PluginState& state = plugins_[plugin.name];
+  if (int wait_status = 0;
+      state.worker && ::waitpid(state.worker->pid, &wait_status, WNOHANG) == state.worker->pid) {
+    // Died while idle (the kernel's OOM killer picks the largest process, perhaps this one).
+    drain_output(*state.worker);
+    std::fprintf(stderr,
+                 "harness: the worker of %s ended between cells (%s); starting a fresh one\n",
+                 plugin.name.c_str(), describe_wait_status(wait_status).c_str());
+    close_fd(state.worker->channel);
+    close_fd(state.worker->output);
+    state.worker.reset();
+    ++state.failures;
+  }
+  if (!state.unavailable.empty()) {
+    return unrun_cell(plugin, request, status::unavailable, state.unavailable);
+  }
+  if (state.failures > settings_.max_restarts) {
+    return unrun_cell(plugin, request, status::crashed,
+                      "not run: the worker of " + plugin.name + " crashed or timed out " +
+                          std::to_string(state.failures) + " times (restarted " +
+                          std::to_string(settings_.max_restarts) +
+                          " times, the --max-restarts limit)");
+  }
+  if (!state.worker) {
+    CellResult decided;
+    switch (open_session(plugin, state, request, decided)) {
+      case Opened::ok:
+        break;
+      case Opened::decided:
+        return decided;
+      case Opened::interrupted:
+        return std::nullopt;
+    }
+  }
+  Worker& worker = *state.worker;
+  worker.output_tail.clear();
+  nlohmann::json message = {{"type", "cell"}, {"request", to_json(request)}};
+  nlohmann::json reply;
+  Wait wait = write_all(worker.channel, message.dump() + "\n")
+                  ? wait_for_reply(worker, reply, settings_.timeout_s)
+                  : Wait::died;
+  if (wait == Wait::interrupted) {
+    stop_all();
+    return std::nullopt;
+  }
+  if (wait == Wait::reply) {
+    try {
+      if (reply.is_object() && reply.value("type", "") == "cell") {
+        CellResult cell = cell_from_json(reply.at("cell"));
+        // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
+        // memory): its next cell gets a fresh worker. Not counted against --max-restarts.
+        if (cell.status == status::error || cell.status == status::oom) {
+          retire(worker);
+          state.worker.reset();
+        }
+        return cell;
+      }
+    } catch (const nlohmann::json::exception&) {
+    }
+  }
+  ++state.failures;
+  CellResult cell = failed_cell(plugin, request, worker, wait, "in this cell", settings_.timeout_s);
+  state.worker.reset();
+  return cell;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,97 @@
+// worker_pool.hpp: the harness's side of process isolation: one worker process per plugin, started
+// on the plugin's first cell and kept for the run; one cell in flight at a time, under a time
+// limit; a worker that dies or overruns is recorded against its cell and replaced.
+#pragma once
+
+#include "isolate/problem_store.hpp"
+#include "load/plugin_loader.hpp"
+#include "run/cell_source.hpp"
+
+#include <sys/types.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace plugbench {
+
+struct IsolationSettings {
+  double timeout_s = 300;  // per cell; 0: no limit
+  // Opening a session (starting the worker, loading the plugin, creating a CUDA context,
+  // calibrating the device) may take longer than a short --timeout allows a cell: it gets at least
+  // this long, so a small --timeout does not fail the first cell of every plugin.
+  double open_floor_s = 60;
+  int max_restarts = 3;  // replacements after crashes or timeouts, per plugin
+  double grace_s = 2;    // between SIGTERM and SIGKILL
+  int device = 0;
+  bool calibrate = true;  // measure a device plugin's peak when its first session opens
+};
+
+class WorkerPool : public CellSource {
+ public:
+  // `stop_fd` becomes readable when the run must stop (SIGINT / SIGTERM).
+  WorkerPool(const IsolationSettings& settings, int stop_fd, FactsCallback on_facts);
+  ~WorkerPool() override;  // closes every worker: end of input, then SIGTERM, then SIGKILL
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Runs the cell in the plugin's worker, blocked in poll() until it answers, dies or overruns.
+  // nullopt when the stop fd fired: the cell in flight is dropped and every worker is stopped.
+  std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
+
+  // Stops every worker now: SIGTERM, then SIGKILL after the grace period.
+  void stop_all();
+
+  // Every problem's cells are done: idle workers free the problem they hold (a worker otherwise
+  // keeps its last one, and host memory would hold one problem per plugin).
+  void problem_done() override;
+
+ private:
+  struct Worker {
+    pid_t pid = -1;
+    int channel = -1;  // requests out, replies in
+    int output = -1;   // the worker's stdout and stderr
+    std::string replies;
+    std::string output_tail;  // what it wrote since the current request began
+  };
+  struct PluginState {
+    std::optional<Worker> worker;
+    int failures = 0;  // crashes and timeouts
+    bool facts_reported = false;
+    std::string unavailable;  // why no session opens, once a worker said so
+  };
+  enum class Wait { reply, died, timed_out, interrupted };
+  enum class Opened { ok, decided, interrupted };
+
+  Worker spawn() const;
+  Wait wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s);
+  // Ends the worker (SIGTERM, then SIGKILL after the grace) and returns its wait status.
+  int terminate(Worker& worker, bool& needed_kill);
+  // Waits for the worker's end, SIGKILL after the grace period; closes its descriptors.
+  int reap_within_grace(Worker& worker, bool& needed_kill);
+  // Closes the channel and lets the worker exit by itself, within the grace period.
+  void retire(Worker& worker);
+  // Reads what the worker wrote to stdout / stderr: forwarded to ours, the tail kept.
+  void drain_output(Worker& worker);
+  // A crashed, oom or timeout cell for a worker that died, overran or answered nonsense; the
+  // worker is ended and reaped.
+  CellResult failed_cell(const PluginRecord& plugin, const CellRequest& request, Worker& worker,
+                         Wait wait, const char* during, double limit_s);
+  // Starts the plugin's worker and opens its session; `decided` is the cell when it did not open.
+  Opened open_session(const PluginRecord& plugin, PluginState& state, const CellRequest& request,
+                      CellResult& decided);
+
+  IsolationSettings settings_;
+  int stop_fd_;
+  FactsCallback on_facts_;
+  // Where the workers share generated problems; emptied after each problem (problem_done),
+  // removed when the pool ends, after its workers.
+  ProblemStoreFolder store_;
+  std::map<std::string, PluginState> plugins_;
+};
+
+// "killed by signal 11 (Segmentation fault)", "exited with code 134", from a waitpid status.
+std::string describe_wait_status(int wait_status);
+
+}  // namespace plugbench

@@ -1,0 +1,123 @@
+// worker_process.cpp: the worker's loop: load the one plugin it is given, open a session, run the
+// cells it is sent, and answer each with the whole cell.
+#include "isolate/worker_process.hpp"
+
+#include "load/plugin_loader.hpp"
+#include "record/results_json.hpp"
+#include "run/session_cells.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace plugbench {
+
+bool LineReader::next(std::string& line) {
+  while (true) {
+    if (std::size_t end = buffer_.find('\n'); end != std::string::npos) {
+      line = buffer_.substr(0, end);
+      buffer_.erase(0, end + 1);
+      return true;
+    }
+    char chunk[65536];
+    ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+bool write_all(int fd, const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::send(fd, text.data() + written, text.size() - written, MSG_NOSIGNAL);
+    if (n < 0 && errno == ENOTSOCK) n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+namespace {
+
+bool reply(const nlohmann::json& message) {
+  return write_all(kWorkerChannelFd, message.dump() + "\n");
+}
+
+int serve() {
+  LineReader requests(kWorkerChannelFd);
+  PluginRecord plugin;
+  ProblemCache problems;
+  std::unique_ptr<SessionCells> runner;
+  for (std::string line; requests.next(line);) {
+    nlohmann::json request = nlohmann::json::parse(line);
+    const std::string type = request.at("type").get<std::string>();
+    if (type == "open") {
+      problems.share_through(request.value("problem_store", std::string()));
+      plugin = load_plugin(request.at("path").get<std::string>(),
+                           request.at("found_in").get<std::string>());
+      std::string why;
+      if (plugin.state != PluginState::available) {
+        why = plugin.reason;
+      } else if (plugin.name != request.at("name").get<std::string>()) {
+        why = plugin.path + " now holds plugin " + plugin.name;
+      } else {
+        try {
+          runner =
+              std::make_unique<SessionCells>(plugin, request.at("device").get<int>(), problems);
+        } catch (const PluginCallError& e) {
+          why = e.what();
+        }
+      }
+      bool sent = why.empty() ? reply({{"type", "opened"},
+                                       {"facts", to_json(runner->facts(request.at("calibrate")))}})
+                              : reply({{"type", "open_failed"}, {"message", why}});
+      if (!sent) return 0;
+    } else if (type == "release") {  // no reply: the harness is done with the problem
+      problems.clear();
+    } else if (type == "cell" && runner) {
+      CellResult cell = runner->run(cell_request_from_json(request.at("request")));
+      if (!reply({{"type", "cell"}, {"cell", to_json(cell)}})) return 0;
+    } else {
+      std::fprintf(stderr, "harness worker: unexpected request '%s'\n", type.c_str());
+      return kWorkerExitInternal;
+    }
+  }
+  return 0;  // the harness closed the channel: the run is over
+}
+
+}  // namespace
+
+int run_worker(const char* parent_pid) {
+  // A Ctrl-C at a terminal reaches the whole process group: the harness decides, and stops us.
+  (void)parent_pid;
+  std::signal(SIGINT, SIG_IGN);
+#ifdef __linux__
+  // Never outlive the harness (killed with SIGKILL, say): a worker alone would hold its device.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (parent_pid && std::to_string(getppid()) != parent_pid) return kWorkerExitInternal;
+#endif
+  try {
+    return serve();
+  } catch (const std::bad_alloc&) {
+    std::fputs("harness worker: out of host memory (std::bad_alloc) outside a cell\n", stderr);
+    return kWorkerExitOutOfMemory;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "harness worker: %s\n", e.what());
+    return kWorkerExitInternal;
+  }
+}
+
+}  // namespace plugbench

@@ -1,0 +1,176 @@
+// calibration.cpp: peak bandwidth measurements, repeated and summarised by measure().
+#include "measure/calibration.hpp"
+
+#include "measure/measurement.hpp"
+
+#include <plugbench/host_services.hpp>
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace plugbench {
+namespace {
+
+constexpr int kCalibrationRepetitions = 10;
+
+std::uint64_t host_copy_bytes() {
+  // Large enough to leave every cache behind, small enough for a 2-core CI machine: 1/16 of RAM,
+  // at most 512 MiB.
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGESIZE);
+  std::uint64_t ram = pages > 0 && page_size > 0 ? std::uint64_t(pages) * page_size : 1ull << 32;
+  return std::clamp<std::uint64_t>(ram / 16, 64ull << 20, 512ull << 20);
+}
+
+// The repetitions of `sample` (which returns milliseconds).
+template <class SampleMs>
+TimeStats times_of(const std::string& name, SampleMs&& sample) {
+  MeasureSettings settings{kCalibrationRepetitions, 0};
+  return measure(name, settings,
+                 [&] {
+                   Sample s;
+                   s.total_ms = sample();
+                   return s;
+                 })
+      .total;
+}
+
+// A peak is what the memory can do: the fastest repetition (on a shared host the slower ones
+// measure the neighbours too). The median is kept beside it.
+void set_rate(PeakBandwidth& peak, const TimeStats& times, double bytes_moved) {
+  peak.median_ms = times.median_ms;
+  peak.best_ms = times.min_ms;
+  peak.gbps = bytes_moved / (peak.best_ms * 1e6);
+}
+
+}  // namespace
+
+std::vector<PeakBandwidth> calibrate_host_peaks() {
+  const std::uint64_t size = host_copy_bytes();
+  // Buffers as the SDK's host services make a plugin's (huge pages), so that the peak and the
+  // plugins' figures pay the same for address translation.
+  sdk::HugePageBuffers buffers;
+  auto* source = static_cast<char*>(buffers.alloc(size));
+  auto* target = static_cast<char*>(buffers.alloc(size));
+  const std::int64_t bytes = static_cast<std::int64_t>(size);
+  auto parallel_copy = [&] {
+#pragma omp parallel
+    {
+      std::int64_t threads = omp_get_num_threads(), id = omp_get_thread_num();
+      std::int64_t begin = bytes * id / threads, end = bytes * (id + 1) / threads;
+      std::memcpy(target + begin, source + begin, static_cast<std::size_t>(end - begin));
+    }
+  };
+  // 64-bit words summed: a stream the vectorizer turns into wide loads.
+  const auto* words = reinterpret_cast<const std::uint64_t*>(source);
+  const std::int64_t word_count = bytes / 8;
+  auto parallel_read = [&] {
+    std::uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (std::int64_t i = 0; i < word_count; ++i) sum += words[i];
+    volatile std::uint64_t sink = sum;
+    (void)sink;
+  };
+  // First touch by the same threads that copy, so pages sit near them.
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < bytes; i += 4096) source[i] = target[i] = 1;
+  parallel_copy();
+  parallel_read();
+  auto wall_ms = [](auto&& body) {
+    return [body] {
+      auto start = std::chrono::steady_clock::now();
+      body();
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+          .count();
+    };
+  };
+
+  const std::string threads = std::to_string(omp_get_max_threads()) + " OpenMP threads";
+  PeakBandwidth copy;
+  copy.memory_space = "host";
+  copy.pattern = to_string(MemoryPattern::copy);
+  copy.measured_by = "harness: parallel memcpy on " + threads + ", fastest of " +
+                     std::to_string(kCalibrationRepetitions);
+  copy.bytes = size;
+  set_rate(copy, times_of("calibration/host_copy", wall_ms(parallel_copy)), 2.0 * double(size));
+
+  PeakBandwidth read = copy;
+  read.pattern = to_string(MemoryPattern::read);
+  read.measured_by = "harness: parallel sum of 64-bit words on " + threads + ", fastest of " +
+                     std::to_string(kCalibrationRepetitions);
+  set_rate(read, times_of("calibration/host_read", wall_ms(parallel_read)), double(size));
+  buffers.release(source);
+  buffers.release(target);
+  return {copy, read};
+}
+
+std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) {
+  PeakBandwidth copy;
+  copy.memory_space = "device";
+  copy.pattern = to_string(MemoryPattern::copy);
+  copy.measured_by = "plugin " + session.plugin().name + ": copy_within, fastest of " +
+                     std::to_string(kCalibrationRepetitions);
+  if (auto info = session.device_info()) copy.device = info->name;
+  copy.bytes = 1ull << 30;
+  std::optional<PluginBuffer> source, target;
+  // Halve the size until two buffers fit (a small device, or one already busy).
+  while (true) {
+    try {
+      source.emplace(session, copy.bytes);
+      target.emplace(session, copy.bytes);
+      break;
+    } catch (const PluginCallError&) {
+      source.reset();
+      target.reset();
+      if (copy.bytes <= (16ull << 20)) throw;
+      copy.bytes /= 2;
+    }
+  }
+  ErrorBuffer error;
+  auto copy_call = [&] {
+    check_call(session.table().copy_within(session.handle(), target->get(), source->get(),
+                                           copy.bytes, error.get()),
+               "copy_within", error);
+  };
+  // The timer holds each sample's start until the call is enqueued (ABI 1.1 plugins), so the
+  // rate is the memory's, not the launch's.
+  // A plugin whose copy or read waits on the host cannot be held: one held call finds out.
+  auto timed_ms = [&](auto&& call) {
+    call();
+    session.sync();
+    const std::uint32_t flags =
+        session.timed_sample(0, call).hold == PB_HOLD_TIMED_OUT ? PB_TIMER_HOST_WAITS : 0;
+    return [&session, call, flags] { return session.timed_sample(flags, call).ms; };
+  };
+  set_rate(copy, times_of("calibration/" + session.plugin().name + "_copy", timed_ms(copy_call)),
+           2.0 * double(copy.bytes));
+  std::vector<PeakBandwidth> peaks{copy};
+  if (session.has_read_within()) {
+    PeakBandwidth read = copy;
+    read.pattern = to_string(MemoryPattern::read);
+    read.measured_by = "plugin " + session.plugin().name + ": read_within, fastest of " +
+                       std::to_string(kCalibrationRepetitions);
+    auto read_call = [&] { session.read_within(source->get(), read.bytes); };
+    set_rate(read, times_of("calibration/" + session.plugin().name + "_read", timed_ms(read_call)),
+             double(read.bytes));
+    peaks.push_back(read);
+  }
+  return peaks;
+}
+
+const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks,
+                              const std::string& memory_space, MemoryPattern pattern) {
+  const PeakBandwidth* copy = nullptr;
+  for (const PeakBandwidth& peak : peaks) {
+    if (peak.memory_space != memory_space || peak.gbps <= 0) continue;
+    if (peak.pattern == to_string(pattern)) return &peak;
+    if (peak.pattern == to_string(MemoryPattern::copy) || peak.pattern.empty()) copy = &peak;
+  }
+  return copy;
+}
+
+}  // namespace plugbench

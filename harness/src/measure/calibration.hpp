@@ -1,0 +1,39 @@
+// calibration.hpp: the measured peak memory bandwidth of each memory space for each access
+// pattern, for the "% of peak" column: a large copy (bytes read plus bytes written over the median
+// time) for workloads that write as much as they read, a large read for read-only workloads.
+#pragma once
+
+#include "load/plugin_session.hpp"
+#include "workload.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+struct PeakBandwidth {
+  std::string memory_space;  // "host" or "device"
+  std::string pattern;       // "copy" or "read" (to_string(MemoryPattern))
+  std::string measured_by;   // "harness (OpenMP copy)" or the plugin that copied
+  std::string device;        // the device's name, for device memory
+  std::uint64_t bytes = 0;   // size of the copied buffer
+  double gbps = 0;           // bytes moved (read + written for a copy) / best_ms
+  double median_ms = 0;
+  double best_ms = 0;  // the fastest repetition, which gbps is computed from
+};
+
+// Host memory: a copy and a read by all the harness's OpenMP threads over buffers larger than the
+// caches.
+std::vector<PeakBandwidth> calibrate_host_peaks();
+
+// A plugin's memory: its copy_within and (where the plugin has it) read_within over buffers of up
+// to 1 GiB. Throws PluginCallError.
+std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session);
+
+// The peak a workload of `pattern` is held against: the read rate for a read-only workload where
+// one was measured, else the copy rate; nullptr when the memory space has none.
+const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks,
+                              const std::string& memory_space, MemoryPattern pattern);
+
+}  // namespace plugbench

@@ -1,0 +1,269 @@
+// cell_protocol.cpp: the protocol for one cell. Allocation, copies and verification stay outside
+// the timed region; the timed region is exactly the kernel call (and, for end-to-end figures, the
+// copies around it), bracketed by the plugin's own timer.
+#include "measure/cell_protocol.hpp"
+
+#include "measure/cell_identity.hpp"
+#include "measure/kernel_timer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace plugbench {
+namespace {
+
+// Problem buffers of one cell in the plugin's memory.
+struct CellBuffers {
+  std::vector<PluginBuffer> inputs;
+  std::vector<PluginBuffer> outputs;
+  std::optional<PluginBuffer> workspace;
+  std::vector<const void*> input_pointers;
+  std::vector<void*> output_pointers;
+  pb_buffers view{};
+};
+
+std::uint64_t workspace_bytes_for(const PluginSession& session, const KernelRecord& kernel,
+                                  const pb_problem& params) {
+  if (kernel.table->workspace_bytes == nullptr) return 0;
+  std::uint64_t bytes = 0;
+  ErrorBuffer error;
+  check_call(
+      kernel.table->workspace_bytes(kernel.table, session.handle(), &params, &bytes, error.get()),
+      "workspace_bytes", error);
+  return bytes;
+}
+
+CellBuffers allocate_buffers(const PluginSession& session, const ProblemData& problem,
+                             std::uint64_t workspace_bytes) {
+  CellBuffers buffers;
+  for (const HostArray& input : problem.inputs) {
+    buffers.inputs.emplace_back(session, input.size_bytes());
+    buffers.inputs.back().copy_in(input.data(), input.size_bytes());
+    buffers.input_pointers.push_back(buffers.inputs.back().get());
+  }
+  for (const OutputSpec& output : problem.outputs) {
+    buffers.outputs.emplace_back(session, output.count * element_size(output.type));
+    buffers.output_pointers.push_back(buffers.outputs.back().get());
+  }
+  if (workspace_bytes > 0) buffers.workspace.emplace(session, workspace_bytes);
+  buffers.view.struct_size = sizeof(pb_buffers);
+  buffers.view.input_count = static_cast<std::uint32_t>(buffers.input_pointers.size());
+  buffers.view.inputs = buffers.input_pointers.data();
+  buffers.view.output_count = static_cast<std::uint32_t>(buffers.output_pointers.size());
+  buffers.view.outputs = buffers.output_pointers.data();
+  buffers.view.workspace = buffers.workspace ? buffers.workspace->get() : nullptr;
+  buffers.view.workspace_bytes = workspace_bytes;
+  return buffers;
+}
+
+void call_kernel(const PluginSession& session, const KernelRecord& kernel, const pb_problem& params,
+                 const pb_buffers& buffers) {
+  ErrorBuffer error;
+  check_call(kernel.table->run(kernel.table, session.handle(), &params, &buffers, error.get()),
+             "the kernel", error);
+}
+
+// The checked call: outputs poisoned, the kernel run once, outputs read back and verified.
+Verification checked_call(const Workload& workload, const ProblemData& problem,
+                          const Reference& reference, const PluginSession& session,
+                          const KernelRecord& kernel, const pb_problem& params,
+                          const CellBuffers& buffers, KernelTimer& timer, double& call_ms) {
+  std::vector<HostArray> outputs = problem.make_outputs();
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].fill_bytes(0xA5);  // poison: an output the kernel never writes cannot pass
+    buffers.outputs[i].copy_in(outputs[i].data(), outputs[i].size_bytes());
+    outputs[i].fill_bytes(0x5A);  // a different poison: a copy_out that does nothing cannot pass
+  }
+  session.sync();
+  call_ms = timer.first_call([&] { call_kernel(session, kernel, params, buffers.view); });
+  session.sync();
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    buffers.outputs[i].copy_out(outputs[i].data(), outputs[i].size_bytes());
+  }
+  return workload.verify(problem, reference, outputs);
+}
+
+TransferResult measure_transfers(const ProblemData& problem, const PluginSession& session,
+                                 const KernelRecord& kernel, const pb_problem& params,
+                                 const CellBuffers& buffers, pb_host_memory kind,
+                                 const RunSettings& settings, const MeasureSettings& measure_with,
+                                 const std::string& name) {
+  // Staging buffers hold the inputs in the kind of host memory asked for.
+  std::vector<HostStaging> inputs, outputs;
+  std::vector<HostArray> pageable_outputs = problem.make_outputs();
+  std::vector<const void*> input_sources;
+  std::vector<void*> output_targets;
+  for (const HostArray& input : problem.inputs) {
+    if (kind == PB_HOST_PINNED) {
+      inputs.emplace_back(session, input.size_bytes(), kind);
+      if (input.size_bytes()) std::memcpy(inputs.back().get(), input.data(), input.size_bytes());
+      input_sources.push_back(inputs.back().get());
+    } else {
+      input_sources.push_back(input.data());
+    }
+  }
+  for (HostArray& output : pageable_outputs) {
+    if (kind == PB_HOST_PINNED) {
+      outputs.emplace_back(session, output.size_bytes(), kind);
+      output_targets.push_back(outputs.back().get());
+    } else {
+      output_targets.push_back(output.data());
+    }
+  }
+  auto sample = [&] {
+    if (settings.cache == CacheMode::cold) session.flush_cache();
+    Sample s;
+    s.parts_ms["copy_in"] = session.timed([&] {
+      for (std::size_t i = 0; i < buffers.inputs.size(); ++i) {
+        buffers.inputs[i].copy_in(input_sources[i], problem.inputs[i].size_bytes());
+      }
+    });
+    s.parts_ms["kernel"] =
+        session.timed([&] { call_kernel(session, kernel, params, buffers.view); });
+    s.parts_ms["copy_out"] = session.timed([&] {
+      for (std::size_t i = 0; i < buffers.outputs.size(); ++i) {
+        buffers.outputs[i].copy_out(output_targets[i], pageable_outputs[i].size_bytes());
+      }
+    });
+    s.total_ms = s.parts_ms["copy_in"] + s.parts_ms["kernel"] + s.parts_ms["copy_out"];
+    return s;
+  };
+  Measurement m = measure(name, measure_with, sample);
+  TransferResult result;
+  result.host_memory = kind == PB_HOST_PINNED ? "pinned" : "pageable";
+  result.copy_in = m.parts["copy_in"];
+  result.copy_out = m.parts["copy_out"];
+  result.end_to_end = m.total;
+  return result;
+}
+
+}  // namespace
+
+const char* cell_status_for(pb_status code) {
+  switch (code) {
+    case PB_OK:
+      return status::ok;
+    case PB_UNSUPPORTED:
+      return status::unsupported;
+    case PB_OUT_OF_MEMORY:
+      return status::oom;
+    case PB_UNAVAILABLE:
+      return status::unavailable;
+    case PB_ERROR:
+      break;
+  }
+  return status::error;
+}
+
+int automatic_repetitions(double call_ms, double cell_budget_seconds) {
+  if (call_ms <= 0) return kDefaultRepetitions;
+  double fitting = cell_budget_seconds * 1e3 / call_ms;
+  return static_cast<int>(std::clamp(std::floor(fitting), double{kMinAutomaticRepetitions},
+                                     double{kDefaultRepetitions}));
+}
+
+CellResult measure_cell(const Workload& workload, const ProblemData& problem,
+                        const Reference& reference, const PluginSession& session,
+                        const KernelRecord& kernel, const RunSettings& settings,
+                        const GpuTelemetrySource* telemetry) {
+  CellResult cell = named_cell(session.plugin(), problem.workload, kernel.variant,
+                               problem.distribution, problem.shape);
+  cell.flags = kernel.flags;
+  cell.traffic = workload.traffic(problem, reference);
+
+  if (kernel.max_n != 0 && problem.shape.n > kernel.max_n) {
+    cell.status = status::unsupported;
+    cell.message = "n = " + std::to_string(problem.shape.n) + " exceeds the kernel's limit of " +
+                   std::to_string(kernel.max_n);
+    return cell;
+  }
+  pb_problem params = problem.params;
+  params.workload = problem.workload.c_str();
+  try {
+    cell.team = session.execution_context();
+    cell.workspace_bytes = workspace_bytes_for(session, kernel, params);
+    CellBuffers buffers = allocate_buffers(session, problem, cell.workspace_bytes);
+    KernelTimer timer(session, kernel, settings.throttle_threshold);
+
+    double call_ms = 0;
+    cell.verification = checked_call(workload, problem, reference, session, kernel, params, buffers,
+                                     timer, call_ms);
+    if (!cell.verification->passed) {
+      cell.status = status::failed;
+      cell.message = "wrong answer: " + cell.verification->detail;
+    }
+    for (int i = 0; i < settings.warmup; ++i) call_kernel(session, kernel, params, buffers.view);
+    session.sync();
+
+    // The budget is time the user waits: with --cache cold every sample also pays a flush (tens
+    // of ms on a CPU with a large last-level cache), so the flush counts against it.
+    double flush_ms = 0;
+    if (settings.cache == CacheMode::cold) {
+      auto started = std::chrono::steady_clock::now();
+      session.flush_cache();
+      session.sync();
+      flush_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+    }
+    MeasureSettings measure_with;
+    measure_with.repetitions = settings.repetitions.value_or(
+        automatic_repetitions(call_ms + flush_ms, settings.cell_budget));
+    measure_with.min_time = settings.min_time;
+    std::string name = cell.workload + "/" + cell.plugin + "/" + cell.variant + "/" +
+                       std::to_string(problem.shape.n) + "/" + cell.distribution;
+    const std::function<void()> call = [&] { call_kernel(session, kernel, params, buffers.view); };
+    std::optional<GpuTelemetrySnapshot> before;
+    if (telemetry) before = telemetry->read();
+    Measurement kernel_time = measure(name, measure_with, [&] {
+      Sample s;
+      s.total_ms = timer.sample(call, settings.cache == CacheMode::cold);
+      return s;
+    });
+    cell.kernel = kernel_time.total;
+    cell.sampling = timer.record();
+    if (before) {
+      cell.telemetry = telemetry_between(*before, telemetry->read());
+      // Per call only where the counter's resolution allows it (a second or more), no flush
+      // shares the window, and the calls fill at least 80 % of it: otherwise the idle gaps
+      // between them would be most of the energy (docs/measurement.md).
+      const double busy_fraction = timer.busy_ms() / 1e3 / cell.telemetry->seconds;
+      if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
+          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer.calls() > 0) {
+        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
+      }
+    }
+
+    if (session.plugin().memory_space == PB_MEMORY_DEVICE) {
+      std::vector<pb_host_memory> kinds;
+      if (settings.host_memory != HostMemoryMode::pinned) kinds.push_back(PB_HOST_PAGEABLE);
+      if (settings.host_memory != HostMemoryMode::pageable) kinds.push_back(PB_HOST_PINNED);
+      // Whole round trips cost far more than the kernel: fewer samples within the same budget.
+      double round_trip_ms = session.timed([&] {
+        for (std::size_t i = 0; i < buffers.inputs.size(); ++i) {
+          buffers.inputs[i].copy_in(problem.inputs[i].data(), problem.inputs[i].size_bytes());
+        }
+      }) + cell.kernel->median_ms;
+      MeasureSettings transfer_with = measure_with;
+      transfer_with.repetitions = settings.repetitions.value_or(
+          automatic_repetitions(2 * round_trip_ms + flush_ms, settings.cell_budget));
+      for (pb_host_memory kind : kinds) {
+        cell.transfers.push_back(measure_transfers(problem, session, kernel, params, buffers, kind,
+                                                   settings, transfer_with, name + "/end_to_end"));
+      }
+      cell.end_to_end = cell.transfers.front().end_to_end;
+    } else {
+      cell.end_to_end = cell.kernel;  // host memory: nothing to move
+    }
+  } catch (const PluginCallError& e) {
+    cell.status = cell_status_for(e.status());
+    cell.message = e.what();
+  } catch (const std::bad_alloc&) {
+    cell.status = status::oom;
+    cell.message = "the harness ran out of host memory for this problem";
+  }
+  return cell;
+}
+
+}  // namespace plugbench

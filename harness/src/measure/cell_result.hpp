@@ -1,0 +1,92 @@
+// cell_result.hpp: what one cell of the matrix produced (one plugin variant on one problem).
+#pragma once
+
+#include "load/execution_context.hpp"
+#include "measure/gpu_telemetry.hpp"
+#include "measure/measurement.hpp"
+#include "workload.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// Cell statuses as they appear in the JSON.
+namespace status {
+inline constexpr const char* ok = "ok";                    // ran and verified
+inline constexpr const char* failed = "failed";            // ran, but the answer is wrong
+inline constexpr const char* unavailable = "unavailable";  // the plugin cannot run here
+inline constexpr const char* unsupported = "unsupported";  // the kernel refuses this problem
+inline constexpr const char* error = "error";              // the plugin reported an error
+inline constexpr const char* oom = "oom";                  // the problem does not fit in memory
+inline constexpr const char* crashed = "crashed";          // the worker process died in the cell
+inline constexpr const char* timeout = "timeout";          // no result within --timeout seconds
+}  // namespace status
+
+// Statuses where the plugin itself went wrong (error, oom, crashed, timeout), as against a wrong
+// answer (failed) or a cell that cannot run here (unavailable, unsupported).
+inline bool is_error_status(const std::string& cell_status) {
+  return cell_status == status::error || cell_status == status::oom ||
+         cell_status == status::crashed || cell_status == status::timeout;
+}
+
+// Copy-in, kernel and copy-out timed in one sample, with one kind of host memory.
+struct TransferResult {
+  std::string host_memory;  // "pageable" or "pinned"
+  TimeStats copy_in;
+  TimeStats copy_out;
+  TimeStats end_to_end;
+};
+
+// How a cell's kernel samples were taken (docs/measurement.md), and the clock they ran at.
+struct SamplingRecord {
+  // Where each sample's start was placed: "held" (behind a blocking kernel until the work was
+  // enqueued), "not held: ..." with the reason (host plugin, kernel that waits for the device,
+  // plugin without an ABI 1.1 timer).
+  std::string start;
+  int clock_samples = 0;  // kept samples whose SM clock was measured
+  std::optional<double> clock_mean_mhz;
+  std::optional<double> clock_min_mhz;
+  std::optional<double> clock_window_min_ms;  // the shortest window a clock was measured over
+  double default_clock_mhz = 0;               // the device's default (maximum) SM clock
+  double throttle_threshold = 0;              // fraction of the default clock; 0: not checked
+  int dropped_throttled = 0;                  // samples retaken because the clock was below it
+  int kept_throttled = 0;                     // samples below it kept by the guard
+};
+
+struct CellResult {
+  std::string workload;
+  std::string plugin;
+  std::string variant;
+  std::string distribution;
+  std::string size_text;
+  Shape shape;
+  std::string status = status::ok;
+  std::string message;
+  std::uint32_t flags = 0;
+  std::string memory_space;  // "host" or "device"
+  std::uint64_t workspace_bytes = 0;
+
+  std::optional<TimeStats> kernel;
+  std::optional<TimeStats> end_to_end;  // kernel plus transfers (the first host-memory kind)
+  std::vector<TransferResult> transfers;
+  std::optional<Traffic> traffic;
+  std::optional<Verification> verification;
+  std::optional<SamplingRecord> sampling;
+  std::optional<ExecutionContext> team;   // host plugins that report their team
+  std::string peak_pattern;               // the peak percent_of_peak is against: "read" or "copy"
+  std::optional<GpuTelemetry> telemetry;  // NVML over the kernel's samples (GPU plugins)
+
+  std::optional<double> gbps;             // traffic bytes / median kernel time
+  std::optional<double> percent_of_peak;  // gbps against the calibrated peak of the memory space
+  std::optional<double> work_rate;        // work items per second (Mandelbrot: iterations/s)
+  std::optional<double> speedup;          // baseline median kernel time / this one
+  std::optional<double> speedup_end_to_end;
+  std::string baseline;  // "plugin/variant" the speedups refer to
+
+  bool counts_as_error() const { return is_error_status(status); }
+};
+
+}  // namespace plugbench

@@ -1,0 +1,40 @@
+// derived_figures.cpp: GB/s, % of peak, work rate and speedups of a problem's cells.
+#include "measure/derived_figures.hpp"
+
+namespace plugbench {
+
+void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
+                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin) {
+  const CellResult* base = nullptr;
+  for (const CellResult& cell : cells) {
+    if (cell.plugin == baseline && cell.status == status::ok && cell.kernel) {
+      base = &cell;
+      break;
+    }
+  }
+  for (CellResult& cell : cells) {
+    if (!cell.kernel || !cell.traffic || cell.kernel->median_ms <= 0) continue;
+    double seconds = cell.kernel->median_ms / 1e3;
+    const Traffic& traffic = *cell.traffic;
+    if (traffic.work_unit.empty()) {
+      cell.gbps = traffic.bytes() / seconds / 1e9;
+      if (auto peaks = peaks_by_plugin.find(cell.plugin); peaks != peaks_by_plugin.end()) {
+        if (const PeakBandwidth* peak =
+                peak_for(peaks->second, cell.memory_space, traffic.pattern)) {
+          cell.percent_of_peak = 100 * *cell.gbps / peak->gbps;
+          cell.peak_pattern = peak->pattern;
+        }
+      }
+    }
+    cell.work_rate = (traffic.work > 0 ? traffic.work : double(cell.shape.n)) / seconds;
+    if (base) {
+      cell.baseline = base->plugin + "/" + base->variant;
+      cell.speedup = base->kernel->median_ms / cell.kernel->median_ms;
+      if (base->end_to_end && cell.end_to_end && cell.end_to_end->median_ms > 0) {
+        cell.speedup_end_to_end = base->end_to_end->median_ms / cell.end_to_end->median_ms;
+      }
+    }
+  }
+}
+
+}  // namespace plugbench

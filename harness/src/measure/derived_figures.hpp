@@ -1,0 +1,19 @@
+// derived_figures.hpp: what a problem's measured cells give once all of them have run: GB/s and
+// % of the peak of the cell's memory space and access pattern, work rate, and speedups against
+// the baseline plugin's cell.
+#pragma once
+
+#include "measure/calibration.hpp"
+#include "measure/cell_result.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// `cells`: every cell of one problem. `peaks_by_plugin`: the peaks each plugin's cells are held to.
+void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
+                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin);
+
+}  // namespace plugbench

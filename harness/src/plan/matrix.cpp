@@ -1,0 +1,256 @@
+// matrix.cpp: selection of plugins, workloads, distributions, sizes and variants.
+#include "plan/matrix.hpp"
+
+#include "plan/sizes.hpp"
+#include "record/text_list.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace plugbench {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::vector<const PluginRecord*> select_plugins(const MatrixChoices& options,
+                                                const std::vector<PluginRecord>& plugins,
+                                                bool& named_explicitly) {
+  std::vector<const PluginRecord*> selected;
+  named_explicitly = !contains(options.plugins, "all");
+  if (!named_explicitly) {
+    for (const PluginRecord& plugin : plugins) {
+      if (plugin.state == PluginState::available) selected.push_back(&plugin);
+    }
+  } else {
+    for (const std::string& name : options.plugins) {
+      auto it = std::find_if(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
+        return p.state != PluginState::broken && p.name == name;
+      });
+      if (it == plugins.end()) {
+        std::vector<std::string> known;
+        for (const PluginRecord& p : plugins) {
+          known.push_back(p.name + " (" + to_string(p.state) + ")");
+        }
+        throw UsageError("unknown plugin '" + name + "'; plugins found: " +
+                         (known.empty() ? std::string("none (see --plugin-dir)") : join(known)) +
+                         ", or 'all'");
+      }
+      if (std::find(selected.begin(), selected.end(), &*it) == selected.end()) {
+        selected.push_back(&*it);
+      }
+    }
+  }
+  // Baseline first, then host plugins, then device plugins, each by name.
+  std::stable_sort(
+      selected.begin(), selected.end(), [&](const PluginRecord* a, const PluginRecord* b) {
+        auto key = [&](const PluginRecord* p) {
+          return std::make_tuple(p->name != options.baseline, p->memory_space, p->name);
+        };
+        return key(a) < key(b);
+      });
+  return selected;
+}
+
+std::vector<const Workload*> select_workloads(const MatrixChoices& options) {
+  std::vector<const Workload*> all = WorkloadRegistry::instance().all();
+  if (contains(options.workloads, "all")) return all;
+  std::vector<const Workload*> selected;
+  for (const std::string& name : options.workloads) {
+    const Workload* workload = WorkloadRegistry::instance().find(name);
+    if (workload == nullptr) {
+      std::vector<std::string> names;
+      for (const Workload* w : all) names.push_back(w->name());
+      throw UsageError("unknown workload '" + name + "'; valid: " + join(names) + ", or 'all'");
+    }
+    if (std::find(selected.begin(), selected.end(), workload) == selected.end()) {
+      selected.push_back(workload);
+    }
+  }
+  return selected;
+}
+
+std::vector<std::string> select_distributions(const MatrixChoices& options,
+                                              const Workload& workload) {
+  std::vector<std::string> known = workload.distributions();
+  if (options.distributions.empty()) return {known.front()};
+  if (contains(options.distributions, "all")) return known;
+  std::vector<std::string> selected;
+  for (const std::string& name : options.distributions) {
+    if (contains(known, name)) selected.push_back(name);
+  }
+  return selected;
+}
+
+void check_distribution_names(const MatrixChoices& options,
+                              const std::vector<const Workload*>& workloads) {
+  for (const std::string& name : options.distributions) {
+    if (name == "all") continue;
+    bool found = std::any_of(workloads.begin(), workloads.end(),
+                             [&](const Workload* w) { return contains(w->distributions(), name); });
+    if (!found) {
+      std::vector<std::string> valid;
+      for (const Workload* w : workloads)
+        valid.push_back(w->name() + ": " + join(w->distributions(), "/"));
+      throw UsageError("unknown distribution '" + name +
+                       "' for the selected workloads; valid: " + join(valid, "; ") + ", or 'all'");
+    }
+  }
+}
+
+ShapeList shapes_for(const Workload& workload, const std::vector<SizeRequest>& requests) {
+  ShapeList shapes;
+  for (const SizeRequest& request : requests) {
+    Shape shape;
+    if (request.is_shape()) {
+      shape = workload.is_image() ? Shape{request.n, request.width, request.height}
+                                  : Shape{request.n, request.n, 1};
+    } else {
+      shape = workload.shape_for_count(request.n);
+    }
+    bool seen = std::any_of(shapes.begin(), shapes.end(),
+                            [&](const auto& entry) { return entry.first == shape; });
+    if (!seen) shapes.emplace_back(shape, request.text);
+  }
+  return shapes;
+}
+
+std::vector<SizeRequest> parse_size_option(const std::string& text) {
+  try {
+    return parse_sizes(text);
+  } catch (const SizeError& e) {
+    throw UsageError(std::string("--sizes: ") + e.what());
+  }
+}
+
+// --variants: "all", variant names ("sequential"), plugin-qualified names ("cpu_serial/std_sort"),
+// and exclusions with a leading '-' ("all,-cpu_serial/std_sort"). Opt-in kernels run only when
+// named.
+class VariantFilter {
+ public:
+  explicit VariantFilter(const std::vector<std::string>& entries) {
+    for (const std::string& entry : entries) {
+      if (entry == "all") {
+        all_ = true;
+      } else if (entry.size() > 1 && entry[0] == '-') {
+        excluded_.push_back(entry.substr(1));
+      } else {
+        included_.push_back(entry);
+      }
+    }
+    if (included_.empty()) all_ = true;  // only exclusions: everything else runs
+  }
+
+  bool wants(const std::string& plugin, const KernelRecord& kernel) const {
+    auto matches = [&](const std::string& entry) {
+      return entry == kernel.variant || entry == plugin + "/" + kernel.variant;
+    };
+    if (std::any_of(excluded_.begin(), excluded_.end(), matches)) return false;
+    if (std::any_of(included_.begin(), included_.end(), matches)) return true;
+    return all_ && (kernel.flags & PB_KERNEL_OPT_IN) == 0;
+  }
+
+  // Every named entry must match a kernel of the selected plugins and workloads.
+  void check_names(const std::set<std::string>& seen) const {
+    std::vector<std::string> named = included_;
+    named.insert(named.end(), excluded_.begin(), excluded_.end());
+    for (const std::string& entry : named) {
+      bool found = std::any_of(seen.begin(), seen.end(), [&](const std::string& qualified) {
+        return qualified == entry || qualified.substr(qualified.find('/') + 1) == entry;
+      });
+      if (!found) {
+        throw UsageError(
+            "unknown variant '" + entry + "' for the selected plugins and workloads; " +
+            "valid: " + join(std::vector<std::string>(seen.begin(), seen.end())) +
+            " (or the part after '/'), 'all', and any of them after '-' to leave it out");
+      }
+    }
+  }
+
+ private:
+  bool all_ = false;
+  std::vector<std::string> included_;
+  std::vector<std::string> excluded_;
+};
+
+}  // namespace
+
+std::size_t Matrix::cells_to_run() const {
+  std::size_t count = 0;
+  for (const PlannedProblem& problem : problems) {
+    for (const PlannedCell& cell : problem.cells) count += cell.status.empty() ? 1 : 0;
+  }
+  return count;
+}
+
+MatrixChoices matrix_choices(const Options& options) {
+  MatrixChoices choices;
+  choices.plugins = options.plugins;
+  choices.workloads = options.workloads;
+  choices.distributions = options.distributions;
+  choices.variants = options.variants;
+  choices.baseline = options.baseline;
+  choices.baseline_given = options.baseline_given;
+  std::vector<SizeRequest> user_sizes;
+  if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
+  choices.shapes = [user_sizes, given = !options.sizes.empty()](const Workload& workload) {
+    std::vector<SizeRequest> requests = user_sizes;
+    if (!given) {
+      for (const std::string& text : workload.default_sizes()) {
+        for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
+      }
+    }
+    return shapes_for(workload, requests);
+  };
+  return choices;
+}
+
+Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>& plugins) {
+  Matrix matrix;
+  bool plugins_named = false;
+  matrix.plugins = select_plugins(options, plugins, plugins_named);
+  std::vector<const Workload*> workloads = select_workloads(options);
+  check_distribution_names(options, workloads);
+  bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
+    return p.state != PluginState::broken && p.name == options.baseline;
+  });
+  if (!baseline_known && options.baseline_given) {
+    throw UsageError("--baseline '" + options.baseline + "' is not a plugin that was found");
+  }
+
+  VariantFilter variant_filter(options.variants);
+  std::set<std::string> variants_seen;  // "plugin/variant"
+  for (const Workload* workload : workloads) {
+    const ShapeList shapes = options.shapes(*workload);
+    for (const std::string& distribution : select_distributions(options, *workload)) {
+      for (const auto& [shape, text] : shapes) {
+        PlannedProblem problem{{workload, distribution, shape, text}, {}};
+        for (const PluginRecord* plugin : matrix.plugins) {
+          if (plugin->state != PluginState::available) {
+            problem.cells.push_back({plugin, nullptr, "unavailable", plugin->reason});
+            continue;
+          }
+          bool has_workload = false;
+          for (const KernelRecord& kernel : plugin->kernels) {
+            if (kernel.workload != workload->name()) continue;
+            has_workload = true;
+            variants_seen.insert(plugin->name + "/" + kernel.variant);
+            if (variant_filter.wants(plugin->name, kernel)) {
+              problem.cells.push_back({plugin, &kernel, "", ""});
+            }
+          }
+          if (!has_workload && plugins_named) {
+            problem.cells.push_back({plugin, nullptr, "unsupported",
+                                     plugin->name + " has no kernel for " + workload->name()});
+          }
+        }
+        if (!problem.cells.empty()) matrix.problems.push_back(std::move(problem));
+      }
+    }
+  }
+  variant_filter.check_names(variants_seen);
+  return matrix;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,65 @@
+// matrix.hpp: turns the options into the list of problems and, for each, the cells to run.
+#pragma once
+
+#include "cli/options.hpp"
+#include "load/plugin_loader.hpp"
+#include "workload.hpp"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace plugbench {
+
+struct ProblemSpec {
+  const Workload* workload = nullptr;
+  std::string distribution;
+  Shape shape;
+  std::string size_text;  // as requested ("2^20", "7680x4320")
+};
+
+// A cell to run, or one already decided (status set: unavailable or unsupported).
+struct PlannedCell {
+  const PluginRecord* plugin = nullptr;
+  const KernelRecord* kernel = nullptr;  // null when decided without a kernel
+  std::string status;                    // empty: to run
+  std::string message;
+};
+
+struct PlannedProblem {
+  ProblemSpec spec;
+  std::vector<PlannedCell> cells;
+};
+
+struct Matrix {
+  std::vector<const PluginRecord*> plugins;  // selected, baseline first
+  std::vector<PlannedProblem> problems;
+  std::size_t cells_to_run() const;
+};
+
+// The problem shapes of one workload, each with the text it was asked for by ("2^20", "7680x4320").
+using ShapeList = std::vector<std::pair<Shape, std::string>>;
+
+// What to plan: a run's options (matrix_choices), or --check-plugin's.
+struct MatrixChoices {
+  std::vector<std::string> plugins = {"all"};
+  std::vector<std::string> workloads = {"all"};
+  std::vector<std::string> distributions;  // empty: each workload's first; "all": every one
+  std::vector<std::string> variants = {"all"};
+  std::string baseline;         // planned first
+  bool baseline_given = false;  // named by the user: then it must exist
+  std::function<ShapeList(const Workload&)> shapes;
+};
+
+// A run's choices: --sizes, or each workload's default sizes. Throws UsageError for a malformed
+// size.
+MatrixChoices matrix_choices(const Options& options);
+
+// Throws UsageError for unknown names, listing the valid choices.
+Matrix plan_matrix(const MatrixChoices& choices, const std::vector<PluginRecord>& plugins);
+inline Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins) {
+  return plan_matrix(matrix_choices(options), plugins);
+}
+
+}  // namespace plugbench

@@ -1,0 +1,143 @@
+// host_info.cpp: reads /proc and uname for the results' context.
+#include "record/host_info.hpp"
+
+#include "measure/cpu_frequency.hpp"
+
+#include <omp.h>
+#include <pthread.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+namespace plugbench {
+namespace {
+
+// The value after "key:" on the first line of `path` that starts with key; "" if none.
+std::string first_field(const std::string& path, const std::string& key) {
+  std::ifstream file(path);
+  std::string line;
+  while (std::getline(file, line)) {
+    if (line.rfind(key, 0) != 0) continue;
+    auto colon = line.find_first_of(":=");
+    if (colon == std::string::npos) continue;
+    std::string value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t\""));
+    while (!value.empty() && (value.back() == '"' || value.back() == ' ')) value.pop_back();
+    return value;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string host_name() {
+  char name[256] = "";
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "unknown-host";
+  return name;
+}
+
+std::string utc_timestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::optional<cpu_set_t> openmp_place_cpus() {
+  const int places = omp_get_num_places();
+  if (places <= 0) return std::nullopt;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int place = 0; place < places; ++place) {
+    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
+    omp_get_place_proc_ids(place, ids.data());
+    for (int id : ids) {
+      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
+    }
+  }
+  if (CPU_COUNT(&cpus) == 0) return std::nullopt;
+  return cpus;
+}
+
+ThreadOnAllPlaces::ThreadOnAllPlaces() {
+  std::optional<cpu_set_t> all = openmp_place_cpus();
+  if (!all) return;
+  if (pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
+  widened_ = pthread_setaffinity_np(pthread_self(), sizeof *all, &*all) == 0;
+}
+
+ThreadOnAllPlaces::~ThreadOnAllPlaces() {
+  if (widened_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+}
+
+nlohmann::json process_cpu_description() {
+  int cpus = 0;
+  if (std::optional<cpu_set_t> places = openmp_place_cpus()) {
+    cpus = CPU_COUNT(&*places);
+  } else {
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    cpus = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+  }
+  return {{"cpus", cpus}, {"openmp_threads", omp_get_max_threads()}};
+}
+
+nlohmann::json host_description() {
+  struct utsname uts {};
+  uname(&uts);
+  long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+  nlohmann::json host;
+  host["name"] = host_name();
+  host["cpu"] = first_field("/proc/cpuinfo", "model name");
+  host["logical_cores"] = std::thread::hardware_concurrency();
+  host["openmp_threads"] = omp_get_max_threads();
+  host["memory_bytes"] = pages > 0 && page_size > 0 ? std::uint64_t(pages) * page_size : 0;
+  host["os"] = first_field("/etc/os-release", "PRETTY_NAME");
+  host["kernel"] = std::string(uts.sysname) + " " + uts.release;
+  host["architecture"] = uts.machine;
+  for (const char* variable : {"OMP_NUM_THREADS", "OMP_PLACES", "OMP_PROC_BIND"}) {
+    if (const char* value = std::getenv(variable)) host["environment"][variable] = value;
+  }
+  host["frequency_scaling"] = to_json(read_frequency_scaling());
+  return host;
+}
+
+// The source tree's commit now (it may be newer than the build's), with "-dirty" for local changes.
+std::string current_commit() {
+  std::string command = std::string("git -C '") + PLUGBENCH_SOURCE_DIR +
+                        "' describe --always --dirty --abbrev=12 2>/dev/null";
+  std::string text;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[128];
+    while (fgets(buffer, sizeof buffer, pipe)) text += buffer;
+    pclose(pipe);
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+nlohmann::json build_description() {
+  nlohmann::json build;
+  build["harness_version"] = PLUGBENCH_VERSION;
+  build["git_commit_at_build"] = PLUGBENCH_GIT_COMMIT;
+  std::string now = PLUGBENCH_GIT_COMMIT_GIVEN ? "" : current_commit();
+  build["git_commit"] = now.empty() ? PLUGBENCH_GIT_COMMIT : now;
+  build["compiler"] = PLUGBENCH_COMPILER;
+#ifdef NDEBUG
+  build["assertions"] = "off";
+#else
+  build["assertions"] = "on";
+#endif
+  return build;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,226 @@
+// report_table.cpp: the per-problem results table (as a TextTable), the plugin listing and the
+// dry-run matrix.
+#include "record/report_table.hpp"
+
+#include "plan/sizes.hpp"
+#include "record/text_list.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace plugbench {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+std::string format_scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1e", value);
+  return text;
+}
+
+std::string verification_text(const CellResult& cell) {
+  if (!cell.verification) return cell.status;
+  const Verification& v = *cell.verification;
+  if (!v.passed) return "NO (" + v.error_measure + " " + format_scientific(v.error) + ")";
+  if (v.tolerance == 0) return "yes (exact)";
+  return "yes (" + format_scientific(v.error) + " <= " + format_scientific(v.tolerance) + ")";
+}
+
+std::string shape_text(const Shape& shape) {
+  if (shape.height > 1) {
+    return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " (" +
+           std::to_string(shape.n) + ")";
+  }
+  std::string count = describe_count(shape.n);
+  return count == std::to_string(shape.n) ? count : std::to_string(shape.n) + " (" + count + ")";
+}
+
+std::string flags_text(std::uint32_t flags) {
+  std::string text;
+  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) text += " [syncs host]";
+  if (flags & PB_KERNEL_ALLOCATES) text += " [allocates]";
+  return text;
+}
+
+}  // namespace
+
+std::string format_number(const std::optional<double>& value, int decimals) {
+  return value && std::isfinite(*value) ? fixed(*value, decimals) : "";
+}
+
+std::string format_rate(const std::optional<double>& rate) {
+  return format_number(rate, rate && *rate < 10 ? 2 : 1);
+}
+
+std::string format_ms(const std::optional<double>& ms) {
+  if (!ms || !std::isfinite(*ms)) return "";
+  double magnitude = std::fabs(*ms);
+  int decimals = magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : magnitude >= 1 ? 3 : 4;
+  return fixed(*ms, decimals);
+}
+
+TextTable problem_table(const std::string& workload, const std::string& distribution,
+                        const Shape& shape, const std::vector<CellResult>& cells,
+                        const std::string& baseline) {
+  bool iterations =
+      !cells.empty() && cells.front().traffic && !cells.front().traffic->work_unit.empty();
+  TextTable table;
+  table.title = workload + "  n = " + shape_text(shape) + "  distribution " + distribution;
+  if (!cells.empty() && cells.front().traffic) {
+    const Traffic& t = *cells.front().traffic;
+    table.title += iterations ? "  work " + fixed(t.work, 0) + " " + t.work_unit
+                              : "  traffic " + fixed(t.bytes() / 1048576.0, 1) + " MiB";
+  }
+  const char* rate_unit = iterations ? "Git/s" : "GB/s";
+  // The rate's unit differs by workload: in CSV it is a column of its own, so one header fits all.
+  table.context = {{"workload", workload},
+                   {"n", std::to_string(shape.n)},
+                   {"distribution", distribution},
+                   {"rate_unit", rate_unit}};
+  table.columns = {
+      {"plugin", "plugin", true},  {"variant", "variant", true},  {"kernel ms", "kernel_ms"},
+      {"cv", "kernel_cv_percent"}, {"e2e ms", "end_to_end_ms"},   {"in ms", "copy_in_ms"},
+      {"out ms", "copy_out_ms"},   {rate_unit, "rate"},           {"%peak", "percent_of_peak"},
+      {"speedup", "speedup"},      {"verified", "verified", true}};
+  for (const CellResult& cell : cells) {
+    TableRow row;
+    row.cells = {cell.plugin, cell.variant};
+    if (!cell.kernel) {
+      row.note = cell.status + ": " + cell.message;
+      table.rows.push_back(row);
+      continue;
+    }
+    std::optional<double> in_ms, out_ms, rate;
+    if (!cell.transfers.empty()) {
+      in_ms = cell.transfers.front().copy_in.median_ms;
+      out_ms = cell.transfers.front().copy_out.median_ms;
+    }
+    if (iterations) {
+      if (cell.work_rate) rate = *cell.work_rate / 1e9;
+    } else {
+      rate = cell.gbps;
+    }
+    std::optional<double> end_to_end_ms;
+    if (cell.end_to_end) end_to_end_ms = cell.end_to_end->median_ms;
+    row.cells.insert(
+        row.cells.end(),
+        {format_ms(cell.kernel->median_ms), fixed(100 * cell.kernel->cv, 1) + "%",
+         format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
+         format_number(cell.percent_of_peak, 1), format_number(cell.speedup, 2),
+         verification_text(cell) + flags_text(cell.flags)});
+    table.rows.push_back(row);
+  }
+  for (const CellResult& cell : cells) {
+    if (!cell.sampling) continue;
+    const SamplingRecord& sampling = *cell.sampling;
+    const std::string name = cell.plugin + "/" + cell.variant + ": ";
+    if (sampling.dropped_throttled > 0 || sampling.kept_throttled > 0) {
+      table.notes.push_back(
+          name + std::to_string(sampling.dropped_throttled) + " samples dropped and retaken, " +
+          std::to_string(sampling.kept_throttled) + " kept, with the SM clock below " +
+          fixed(100 * sampling.throttle_threshold, 0) + " % of " +
+          fixed(sampling.default_clock_mhz, 0) + " MHz (throttled)" +
+          (sampling.clock_min_mhz ? "; slowest kept " + fixed(*sampling.clock_min_mhz, 0) + " MHz"
+                                  : ""));
+    }
+    if (sampling.start.rfind("not held: the host waited", 0) == 0) {
+      table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
+    }
+  }
+  bool any_speedup = false;
+  for (const CellResult& cell : cells) any_speedup = any_speedup || cell.speedup.has_value();
+  if (!any_speedup) {
+    table.notes.push_back("(no speedups: no verified " + baseline + " cell for this problem)");
+  }
+  return table;
+}
+
+std::string cell_summary(const std::vector<CellResult>& cells) {
+  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, other = 0;
+  for (const CellResult& cell : cells) {
+    if (cell.status == status::ok)
+      ++ok;
+    else if (cell.status == status::failed)
+      ++failed;
+    else if (cell.status == status::crashed)
+      ++crashed;
+    else if (cell.status == status::timeout)
+      ++timed_out;
+    else if (cell.counts_as_error())
+      ++errors;
+    else
+      ++other;
+  }
+  return std::to_string(cells.size()) + " cells: " + std::to_string(ok) + " ok, " +
+         std::to_string(failed) + " failed verification, " + std::to_string(errors) + " errors, " +
+         std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
+         std::to_string(other) + " unavailable or unsupported";
+}
+
+void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
+                   const std::vector<PluginRecord>& plugins) {
+  out << "plugin folders searched:\n";
+  for (const PluginFolder& folder : folders) {
+    out << "  " << folder.path << "  [" << folder.origin << "]\n";
+  }
+  out << "\nplugins:\n";
+  if (plugins.empty()) out << "  none found\n";
+  for (const PluginRecord& plugin : plugins) {
+    out << "  " << std::left << std::setw(16) << plugin.name << std::setw(12)
+        << to_string(plugin.state);
+    if (plugin.state == PluginState::broken) {
+      out << plugin.reason << "\n    file: " << plugin.path << "\n";
+      continue;
+    }
+    out << std::setw(8) << memory_space_name(plugin.memory_space) << "v" << plugin.version
+        << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
+    if (plugin.state == PluginState::unavailable) out << "    why: " << plugin.reason << "\n";
+    out << "    file: " << plugin.path << "  (found in " << plugin.found_in << ")\n";
+    std::vector<std::string> workloads;
+    for (const KernelRecord& kernel : plugin.kernels) {
+      if (std::find(workloads.begin(), workloads.end(), kernel.workload) == workloads.end()) {
+        workloads.push_back(kernel.workload);
+      }
+    }
+    for (const std::string& workload : workloads) {
+      std::vector<std::string> variants;
+      for (const KernelRecord& kernel : plugin.kernels) {
+        if (kernel.workload != workload) continue;
+        variants.push_back(kernel.variant + ((kernel.flags & PB_KERNEL_OPT_IN) ? " (opt-in)" : ""));
+      }
+      out << "    " << std::setw(12) << workload << join(variants) << "\n";
+    }
+  }
+  out << "\nworkloads:\n";
+  for (const Workload* workload : WorkloadRegistry::instance().all()) {
+    std::vector<std::string> distributions = workload->distributions();
+    distributions.front() += " (default)";
+    out << "  " << std::left << std::setw(12) << workload->name() << workload->description()
+        << "\n    distributions: " << join(distributions)
+        << "\n    default sizes: " << join(workload->default_sizes()) << "\n";
+  }
+}
+
+void print_dry_run(std::ostream& out, const Matrix& matrix) {
+  out << "matrix: " << matrix.problems.size() << " problems, " << matrix.cells_to_run()
+      << " cells to run\n";
+  for (const PlannedProblem& problem : matrix.problems) {
+    out << "  " << problem.spec.workload->name() << "  n = " << shape_text(problem.spec.shape)
+        << "  " << problem.spec.distribution << "\n";
+    for (const PlannedCell& cell : problem.cells) {
+      out << "    " << std::left << std::setw(16) << cell.plugin->name
+          << (cell.kernel ? cell.kernel->variant : std::string("-"));
+      if (!cell.status.empty()) out << "  (" << cell.status << ": " << cell.message << ")";
+      out << "\n";
+    }
+  }
+}
+
+}  // namespace plugbench

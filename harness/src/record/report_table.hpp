@@ -1,0 +1,37 @@
+// report_table.hpp: what people read: a table per problem like the seeds' (time, GB/s, % of
+// peak, speedup, verified), the plugin listing, and the dry-run matrix.
+#pragma once
+
+#include "load/plugin_loader.hpp"
+#include "measure/cell_result.hpp"
+#include "plan/matrix.hpp"
+#include "record/text_table.hpp"
+
+#include <ostream>
+#include <vector>
+
+namespace plugbench {
+
+// One problem's cells: a row per plugin variant, written as console, markdown or CSV by
+// TableWriter.
+TextTable problem_table(const std::string& workload, const std::string& distribution,
+                        const Shape& shape, const std::vector<CellResult>& cells,
+                        const std::string& baseline);
+
+// "28 cells: 27 ok, 1 failed verification, 0 errors, 0 crashed, 0 timed out, 0 unavailable or
+// unsupported": the line that ends a run's tables.
+std::string cell_summary(const std::vector<CellResult>& cells);
+
+void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
+                   const std::vector<PluginRecord>& plugins);
+
+void print_dry_run(std::ostream& out, const Matrix& matrix);
+
+// "1.234" with about four significant digits; "" (no value) for none.
+std::string format_ms(const std::optional<double>& ms);
+// `value` with `decimals` decimals; "" for none or a number that is not finite.
+std::string format_number(const std::optional<double>& value, int decimals);
+// A rate (GB/s, G iterations/s): two decimals below 10, one above.
+std::string format_rate(const std::optional<double>& rate);
+
+}  // namespace plugbench

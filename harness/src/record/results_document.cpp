@@ -1,0 +1,70 @@
+// results_document.cpp: a run's record as the versioned results document.
+#include "record/results_document.hpp"
+
+#include "record/host_info.hpp"
+#include "record/results_json.hpp"
+
+namespace plugbench {
+namespace {
+
+nlohmann::json settings_json(const Options& options) {
+  return {{"cache", to_string(options.cache)},
+          {"host_memory", to_string(options.host_memory)},
+          {"repetitions", options.repetitions ? nlohmann::json(*options.repetitions)
+                                              : nlohmann::json("automatic")},
+          {"min_time_s", options.min_time},
+          {"warmup", options.warmup},
+          {"cell_budget_s", options.cell_budget},
+          {"throttle_threshold", options.throttle_threshold},
+          {"baseline", options.baseline},
+          {"device", options.device},
+          {"isolation", to_string(options.isolation)},
+          {"timeout_s", options.timeout},
+          {"max_restarts", options.max_restarts}};
+}
+
+// The plugin as loaded, with the peaks its cells were held to and the CPUs its process could use.
+nlohmann::json plugin_json(const PluginRecord& plugin, const RunRecord& run) {
+  nlohmann::json entry = to_json(plugin);
+  if (auto it = run.peaks_by_plugin.find(plugin.name); it != run.peaks_by_plugin.end()) {
+    const std::string space = memory_space_name(plugin.memory_space);
+    if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
+      entry["peak_gbps"] = copy->gbps;
+    }
+    if (const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read)) {
+      entry["peak_read_gbps"] = read->gbps;
+    }
+  }
+  if (auto it = run.process_by_plugin.find(plugin.name); it != run.process_by_plugin.end()) {
+    entry["process"] = it->second;
+  }
+  return entry;
+}
+
+}  // namespace
+
+nlohmann::json results_document(const RunRecord& run, const Options& options,
+                                const std::vector<PluginRecord>& plugins,
+                                const std::vector<Crossover>& crossovers) {
+  nlohmann::json document;
+  document["schema_version"] = kSchemaVersion;
+  document["complete"] = run.stopped_by_signal == 0;
+  if (run.stopped_by_signal != 0) document["interrupted_by_signal"] = run.stopped_by_signal;
+  nlohmann::json& context = document["context"];
+  context["time"] = utc_timestamp();
+  context["command_line"] = options.command_line;
+  context["host"] = host_description();
+  context["build"] = build_description();
+  context["settings"] = settings_json(options);
+  context["devices"] = run.devices;
+  context["peaks"] = nlohmann::json::array();
+  for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));
+  context["plugins"] = nlohmann::json::array();
+  for (const PluginRecord& plugin : plugins) context["plugins"].push_back(plugin_json(plugin, run));
+  document["results"] = nlohmann::json::array();
+  for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));
+  document["crossover"] = crossover_json(crossovers);
+  return document;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,361 @@
+// results_json.cpp: results as JSON. Numbers that do not exist are null, never NaN.
+#include "record/results_json.hpp"
+
+#include "load/plugin_text.hpp"
+#include "record/host_info.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace plugbench {
+namespace {
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  if (!value || !std::isfinite(*value)) return nullptr;
+  return *value;
+}
+
+nlohmann::json finite(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nullptr;
+}
+
+nlohmann::json flag_names(std::uint32_t flags) {
+  nlohmann::json names = nlohmann::json::array();
+  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) names.push_back("synchronizes_host");
+  if (flags & PB_KERNEL_ALLOCATES) names.push_back("allocates");
+  if (flags & PB_KERNEL_OPT_IN) names.push_back("opt_in");
+  return names;
+}
+
+std::uint32_t flags_from_names(const nlohmann::json& names) {
+  std::uint32_t flags = 0;
+  for (const nlohmann::json& name : names) {
+    if (name == "synchronizes_host") flags |= PB_KERNEL_SYNCHRONIZES_HOST;
+    if (name == "allocates") flags |= PB_KERNEL_ALLOCATES;
+    if (name == "opt_in") flags |= PB_KERNEL_OPT_IN;
+  }
+  return flags;
+}
+
+double number_or_nan(const nlohmann::json& value) {
+  return value.is_number() ? value.get<double>() : std::nan("");
+}
+
+std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
+  if (!j.contains(key) || !j[key].is_number()) return std::nullopt;
+  return j[key].get<double>();
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return optional_number(value);
+}
+
+nlohmann::json to_json(const SamplingRecord& record) {
+  return {{"start", record.start},
+          {"sm_clock",
+           {{"samples", record.clock_samples},
+            {"mean_mhz", optional_json(record.clock_mean_mhz)},
+            {"min_mhz", optional_json(record.clock_min_mhz)},
+            {"window_min_ms", optional_json(record.clock_window_min_ms)},
+            {"default_mhz", finite(record.default_clock_mhz)}}},
+          {"throttle",
+           {{"threshold", finite(record.throttle_threshold)},
+            {"dropped", record.dropped_throttled},
+            {"kept_below_threshold", record.kept_throttled}}}};
+}
+
+SamplingRecord sampling_from_json(const nlohmann::json& j) {
+  SamplingRecord record;
+  record.start = j.at("start").get<std::string>();
+  const nlohmann::json& clock = j.at("sm_clock");
+  record.clock_samples = clock.at("samples").get<int>();
+  record.clock_mean_mhz = optional_from(clock, "mean_mhz");
+  record.clock_min_mhz = optional_from(clock, "min_mhz");
+  record.clock_window_min_ms = optional_from(clock, "window_min_ms");
+  record.default_clock_mhz = number_or_nan(clock.at("default_mhz"));
+  const nlohmann::json& throttle = j.at("throttle");
+  record.throttle_threshold = number_or_nan(throttle.at("threshold"));
+  record.dropped_throttled = throttle.at("dropped").get<int>();
+  record.kept_throttled = throttle.at("kept_below_threshold").get<int>();
+  return record;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const TimeStats& stats) {
+  nlohmann::json samples = nlohmann::json::array();
+  for (double sample : stats.samples_ms) samples.push_back(finite(sample));
+  return {{"median_ms", finite(stats.median_ms)},
+          {"mean_ms", finite(stats.mean_ms)},
+          {"min_ms", finite(stats.min_ms)},
+          {"max_ms", finite(stats.max_ms)},
+          {"stddev_ms", finite(stats.stddev_ms)},
+          {"cv", finite(stats.cv)},
+          {"repetitions", stats.repetitions},
+          {"iterations", stats.iterations},
+          {"samples_ms", samples}};
+}
+
+nlohmann::json to_json(const CellResult& cell) {
+  nlohmann::json j;
+  j["workload"] = cell.workload;
+  j["plugin"] = cell.plugin;
+  j["variant"] = cell.variant;
+  j["n"] = cell.shape.n;
+  j["shape"] = {{"width", cell.shape.width}, {"height", cell.shape.height}};
+  j["size"] = cell.size_text;
+  j["distribution"] = cell.distribution;
+  j["status"] = cell.status;
+  j["message"] = cell.message;
+  j["flags"] = flag_names(cell.flags);
+  j["memory_space"] = cell.memory_space;
+  j["workspace_bytes"] = cell.workspace_bytes;
+  nlohmann::json time = nlohmann::json::object();
+  time["kernel"] = cell.kernel ? to_json(*cell.kernel) : nlohmann::json(nullptr);
+  time["end_to_end"] = cell.end_to_end ? to_json(*cell.end_to_end) : nlohmann::json(nullptr);
+  j["time"] = time;
+  j["transfers"] = nlohmann::json::array();
+  for (const TransferResult& transfer : cell.transfers) {
+    j["transfers"].push_back({{"host_memory", transfer.host_memory},
+                              {"copy_in", to_json(transfer.copy_in)},
+                              {"copy_out", to_json(transfer.copy_out)},
+                              {"end_to_end", to_json(transfer.end_to_end)}});
+  }
+  if (cell.traffic) {
+    j["traffic"] = {
+        {"bytes_read", cell.traffic->bytes_read},
+        {"bytes_written", cell.traffic->bytes_written},
+        {"work", cell.traffic->work},
+        {"work_unit", cell.traffic->work_unit.empty() ? "elements" : cell.traffic->work_unit},
+        {"pattern", to_string(cell.traffic->pattern)}};
+  } else {
+    j["traffic"] = nullptr;
+  }
+  j["gbps"] = optional_number(cell.gbps);
+  j["percent_of_peak"] = optional_number(cell.percent_of_peak);
+  j["peak_pattern"] =
+      cell.peak_pattern.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.peak_pattern);
+  j["work_rate"] = optional_number(cell.work_rate);
+  j["speedup"] = optional_number(cell.speedup);
+  j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
+  j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
+  if (cell.verification) {
+    const Verification& v = *cell.verification;
+    j["verification"] = {{"passed", v.passed},
+                         {"compared", v.compared},
+                         {"error_measure", v.error_measure},
+                         {"error", finite(v.error)},
+                         {"tolerance", finite(v.tolerance)},
+                         {"detail", v.detail}};
+  } else {
+    j["verification"] = nullptr;
+  }
+  j["sampling"] = cell.sampling ? to_json(*cell.sampling) : nlohmann::json(nullptr);
+  j["telemetry"] = cell.telemetry ? to_json(*cell.telemetry) : nlohmann::json(nullptr);
+  j["team"] = cell.team ? nlohmann::json{{"threads", cell.team->threads},
+                                         {"binding", cell.team->binding},
+                                         {"places", cell.team->places}}
+                        : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json to_json(const PluginRecord& plugin) {
+  nlohmann::json j;
+  j["name"] = plugin.name;
+  j["path"] = plugin.path;
+  j["found_in"] = plugin.found_in;
+  j["status"] = to_string(plugin.state);
+  j["reason"] = plugin.reason;
+  j["version"] = plugin.version;
+  j["description"] = plugin.description;
+  j["abi"] =
+      plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) : "";
+  j["memory_space"] = memory_space_name(plugin.memory_space);
+  j["build_info"] = nlohmann::json::object();
+  for (const auto& [key, value] : plugin.build_info) j["build_info"][key] = value;
+  j["kernels"] = nlohmann::json::array();
+  for (const KernelRecord& kernel : plugin.kernels) {
+    j["kernels"].push_back({{"workload", kernel.workload},
+                            {"variant", kernel.variant},
+                            {"description", kernel.description},
+                            {"flags", flag_names(kernel.flags)},
+                            {"max_n", kernel.max_n}});
+  }
+  return j;
+}
+
+nlohmann::json to_json(const PeakBandwidth& peak) {
+  return {{"memory_space", peak.memory_space},
+          {"pattern", peak.pattern},
+          {"measured_by", peak.measured_by},
+          {"device", peak.device},
+          {"bytes", peak.bytes},
+          {"gbps", finite(peak.gbps)},
+          {"median_ms", finite(peak.median_ms)},
+          {"best_ms", finite(peak.best_ms)}};
+}
+
+nlohmann::json to_json(const pb_device_info& device) {
+  return {{"index", device.index},
+          {"name", device.name},
+          {"architecture", device.architecture},
+          {"memory_bytes", device.memory_bytes},
+          {"multiprocessors", device.multiprocessors},
+          {"clock_khz", device.clock_khz},
+          {"memory_clock_khz", device.memory_clock_khz},
+          {"memory_bus_bits", device.memory_bus_bits},
+          {"l2_bytes", device.l2_bytes},
+          {"driver_version", device.driver_version},
+          {"runtime_version", device.runtime_version},
+          {"uuid", bounded_text(device.uuid, sizeof device.uuid)},
+          {"pci_bus_id", bounded_text(device.pci_bus_id, sizeof device.pci_bus_id)}};
+}
+
+TimeStats time_stats_from_json(const nlohmann::json& j) {
+  TimeStats stats;
+  stats.median_ms = number_or_nan(j.at("median_ms"));
+  stats.mean_ms = number_or_nan(j.at("mean_ms"));
+  stats.min_ms = number_or_nan(j.at("min_ms"));
+  stats.max_ms = number_or_nan(j.at("max_ms"));
+  stats.stddev_ms = number_or_nan(j.at("stddev_ms"));
+  stats.cv = number_or_nan(j.at("cv"));
+  stats.repetitions = j.at("repetitions").get<int>();
+  stats.iterations = j.at("iterations").get<std::int64_t>();
+  for (const nlohmann::json& sample : j.at("samples_ms")) {
+    stats.samples_ms.push_back(number_or_nan(sample));
+  }
+  return stats;
+}
+
+CellResult cell_from_json(const nlohmann::json& j) {
+  CellResult cell;
+  cell.workload = j.at("workload").get<std::string>();
+  cell.plugin = j.at("plugin").get<std::string>();
+  cell.variant = j.at("variant").get<std::string>();
+  cell.shape.n = j.at("n").get<std::uint64_t>();
+  cell.shape.width = j.at("shape").at("width").get<std::uint64_t>();
+  cell.shape.height = j.at("shape").at("height").get<std::uint64_t>();
+  cell.size_text = j.at("size").get<std::string>();
+  cell.distribution = j.at("distribution").get<std::string>();
+  cell.status = j.at("status").get<std::string>();
+  cell.message = j.at("message").get<std::string>();
+  cell.flags = flags_from_names(j.at("flags"));
+  cell.memory_space = j.at("memory_space").get<std::string>();
+  cell.workspace_bytes = j.at("workspace_bytes").get<std::uint64_t>();
+  const nlohmann::json time = j.at("time");
+  if (!time.at("kernel").is_null()) cell.kernel = time_stats_from_json(time["kernel"]);
+  if (!time.at("end_to_end").is_null()) cell.end_to_end = time_stats_from_json(time["end_to_end"]);
+  for (const nlohmann::json& transfer : j.at("transfers")) {
+    cell.transfers.push_back({transfer.at("host_memory").get<std::string>(),
+                              time_stats_from_json(transfer.at("copy_in")),
+                              time_stats_from_json(transfer.at("copy_out")),
+                              time_stats_from_json(transfer.at("end_to_end"))});
+  }
+  if (const nlohmann::json traffic = j.at("traffic"); !traffic.is_null()) {
+    Traffic t;
+    t.bytes_read = traffic.at("bytes_read").get<double>();
+    t.bytes_written = traffic.at("bytes_written").get<double>();
+    t.work = traffic.at("work").get<double>();
+    std::string unit = traffic.at("work_unit").get<std::string>();
+    t.work_unit = unit == "elements" ? "" : unit;
+    t.pattern =
+        traffic.value("pattern", "copy") == "read" ? MemoryPattern::read : MemoryPattern::copy;
+    cell.traffic = t;
+  }
+  cell.gbps = optional_from(j, "gbps");
+  cell.percent_of_peak = optional_from(j, "percent_of_peak");
+  if (j.contains("peak_pattern") && j["peak_pattern"].is_string()) {
+    cell.peak_pattern = j["peak_pattern"].get<std::string>();
+  }
+  cell.work_rate = optional_from(j, "work_rate");
+  cell.speedup = optional_from(j, "speedup");
+  cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
+  if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
+  if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
+    cell.verification = Verification{v.at("passed").get<bool>(),
+                                     v.at("compared").get<std::string>(),
+                                     v.at("error_measure").get<std::string>(),
+                                     number_or_nan(v.at("error")),
+                                     number_or_nan(v.at("tolerance")),
+                                     v.at("detail").get<std::string>()};
+  }
+  if (j.contains("sampling") && !j["sampling"].is_null()) {
+    cell.sampling = sampling_from_json(j["sampling"]);
+  }
+  if (j.contains("telemetry")) cell.telemetry = gpu_telemetry_from_json(j["telemetry"]);
+  if (j.contains("team") && j["team"].is_object()) {
+    const nlohmann::json& team = j["team"];
+    cell.team = ExecutionContext{team.at("threads").get<std::uint32_t>(),
+                                 team.at("binding").get<std::string>(),
+                                 team.at("places").get<std::string>()};
+  }
+  return cell;
+}
+
+PeakBandwidth peak_from_json(const nlohmann::json& j) {
+  PeakBandwidth peak;
+  peak.memory_space = j.at("memory_space").get<std::string>();
+  peak.pattern = j.value("pattern", "copy");
+  peak.measured_by = j.at("measured_by").get<std::string>();
+  peak.device = j.at("device").get<std::string>();
+  peak.bytes = j.at("bytes").get<std::uint64_t>();
+  peak.gbps = number_or_nan(j.at("gbps"));
+  peak.median_ms = number_or_nan(j.at("median_ms"));
+  peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;
+  return peak;
+}
+
+void write_json_atomically(const nlohmann::json& document, const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  std::error_code error;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
+  if (error) {
+    throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
+  }
+  std::string temporary = path + ".tmp." + std::to_string(getpid());
+  std::string text = document.dump(2) + "\n";
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
+  }
+  std::size_t written = 0;
+  while (written < text.size()) {
+    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      throw std::runtime_error("cannot write '" + temporary + "': " + why);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot flush '" + temporary + "': " + why);
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    throw std::runtime_error("cannot rename '" + temporary + "' to '" + path + "': " + why);
+  }
+}
+
+std::string default_results_path() {
+  std::string stamp = utc_timestamp();
+  for (char& c : stamp) {
+    if (c == ':') c = '-';
+  }
+  return "results/" + host_name() + "-" + stamp + ".json";
+}
+
+}  // namespace plugbench

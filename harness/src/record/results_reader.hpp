@@ -1,0 +1,46 @@
+// results_reader.hpp: reads a results file back (for harness compare and the crossover), refusing
+// with a message that names the file and the problem: unreadable, not JSON, cut short, not a
+// results file, or a schema version this harness cannot read.
+#pragma once
+
+#include "measure/cell_result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ResultsFile {
+  std::string path;
+  nlohmann::json document;  // at kSchemaVersion (an older file is migrated, where a step exists)
+  const nlohmann::json& cells() const { return document.at("results"); }
+};
+
+// Throws ResultsFileError: "<path>: <problem>".
+ResultsFile read_results_file(const std::string& path);
+// The same checks on text already in memory; `path` names it in messages.
+ResultsFile parse_results_text(const std::string& text, const std::string& path);
+
+// The file's cells, in its order. Throws ResultsFileError naming the cell that cannot be read: a
+// report with a hole would misreport the run.
+std::vector<CellResult> cells_of(const ResultsFile& file);
+
+// A value inside a document by JSON pointer ("/time/kernel/median_ms"): nullopt (or "") where it
+// is absent, null or of another type.
+std::optional<double> number_at(const nlohmann::json& value, const std::string& pointer);
+std::string text_at(const nlohmann::json& value, const std::string& pointer);
+// The array at `pointer`, or null where there is none.
+const nlohmann::json* array_at(const nlohmann::json& value, const std::string& pointer);
+// The numbers of an array (nulls skipped); empty where absent.
+std::vector<double> numbers_at(const nlohmann::json& value, const std::string& pointer);
+
+}  // namespace plugbench

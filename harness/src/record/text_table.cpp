@@ -1,0 +1,162 @@
+// text_table.cpp: the console, markdown and CSV writers of TextTable.
+#include "record/text_table.hpp"
+
+#include "cli/options.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace plugbench {
+namespace {
+
+// Characters on screen: UTF-8 continuation bytes take no column ("→", "≤").
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string on_screen(const std::string& cell) {
+  return cell.empty() ? "-" : cell;
+}
+
+std::string padded(const std::string& text, std::size_t width, bool align_left) {
+  std::size_t used = display_width(text);
+  std::string fill(width > used ? width - used : 0, ' ');
+  return align_left ? text + fill : fill + text;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '|') escaped += '\\';
+    escaped += c == '\n' ? ' ' : c;
+  }
+  return escaped;
+}
+
+// A note row's cells, the missing ones blank and the note in the last column.
+std::vector<std::string> filled_cells(const TableRow& row, std::size_t columns) {
+  std::vector<std::string> cells = row.cells;
+  if (row.note.empty() || cells.size() >= columns) return cells;
+  cells.resize(columns);
+  cells.back() = row.note;
+  return cells;
+}
+
+}  // namespace
+
+OutputFormat parse_output_format(const std::string& text, const std::string& option) {
+  if (text == "console") return OutputFormat::console;
+  if (text == "md" || text == "markdown") return OutputFormat::md;
+  if (text == "csv") return OutputFormat::csv;
+  throw UsageError("--" + option + " '" + text + "' is not one of: console, md, csv");
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+void TableWriter::write(const TextTable& table) {
+  switch (format_) {
+    case OutputFormat::console:
+      write_console(table);
+      break;
+    case OutputFormat::md:
+      write_markdown(table);
+      break;
+    case OutputFormat::csv:
+      write_csv(table);
+      break;
+  }
+}
+
+void TableWriter::write_console(const TextTable& table) {
+  const std::size_t columns = table.columns.size();
+  std::vector<std::size_t> widths(columns);
+  for (std::size_t c = 0; c < columns; ++c) widths[c] = display_width(table.columns[c].title);
+  for (const TableRow& row : table.rows) {
+    if (!row.note.empty()) continue;  // a note runs past the columns it does not fill
+    for (std::size_t c = 0; c < std::min(columns, row.cells.size()); ++c) {
+      widths[c] = std::max(widths[c], display_width(on_screen(row.cells[c])));
+    }
+  }
+  auto write_line = [&](const std::vector<std::string>& cells, const std::string& note) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size() && c < columns; ++c) {
+      if (c > 0) line += "  ";
+      bool last = c + 1 == columns;
+      line += last && table.columns[c].align_left
+                  ? cells[c]
+                  : padded(cells[c], widths[c], table.columns[c].align_left);
+    }
+    if (!note.empty()) line += "  " + note;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out_ << line << "\n";
+  };
+  out_ << "\n" << table.title << "\n";
+  std::vector<std::string> titles;
+  for (const TableColumn& column : table.columns) titles.push_back(column.title);
+  write_line(titles, "");
+  for (const TableRow& row : table.rows) {
+    std::vector<std::string> cells;
+    for (const std::string& cell : row.cells) cells.push_back(on_screen(cell));
+    write_line(cells, row.note);
+  }
+  for (const std::string& note : table.notes) out_ << note << "\n";
+}
+
+void TableWriter::write_markdown(const TextTable& table) {
+  const std::size_t columns = table.columns.size();
+  out_ << "\n#### " << markdown_cell(table.title) << "\n\n|";
+  for (const TableColumn& column : table.columns)
+    out_ << " " << markdown_cell(column.title) << " |";
+  out_ << "\n|";
+  for (const TableColumn& column : table.columns) out_ << (column.align_left ? "---|" : "--:|");
+  out_ << "\n";
+  for (const TableRow& row : table.rows) {
+    std::vector<std::string> cells = filled_cells(row, columns);
+    cells.resize(columns);
+    out_ << "|";
+    for (std::size_t c = 0; c < columns; ++c) {
+      bool blank = !row.note.empty() && c >= row.cells.size() && c + 1 < columns;
+      out_ << " " << (blank ? "" : markdown_cell(on_screen(cells[c]))) << " |";
+    }
+    out_ << "\n";
+  }
+  if (!table.notes.empty()) out_ << "\n";
+  for (const std::string& note : table.notes) out_ << markdown_cell(note) << "\n\n";
+}
+
+void TableWriter::write_csv(const TextTable& table) {
+  const std::size_t columns = table.columns.size();
+  auto write_fields = [&](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      out_ << (i > 0 ? "," : "") << csv_field(fields[i]);
+    }
+    out_ << "\n";
+  };
+  if (!csv_header_written_) {
+    std::vector<std::string> header;
+    for (const auto& [name, value] : table.context) header.push_back(name);
+    for (const TableColumn& column : table.columns) header.push_back(column.csv_name);
+    write_fields(header);
+    csv_header_written_ = true;
+  }
+  for (const TableRow& row : table.rows) {
+    std::vector<std::string> fields;
+    for (const auto& [name, value] : table.context) fields.push_back(value);
+    std::vector<std::string> cells = filled_cells(row, columns);
+    cells.resize(columns);
+    fields.insert(fields.end(), cells.begin(), cells.end());
+    write_fields(fields);
+  }
+}
+
+}  // namespace plugbench

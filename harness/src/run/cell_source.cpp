@@ -1,0 +1,25 @@
+// cell_source.cpp: the source an isolation mode names.
+#include "run/cell_source.hpp"
+
+#include "isolate/problem_store.hpp"
+#include "isolate/worker_pool.hpp"
+#include "run/in_process_source.hpp"
+
+namespace plugbench {
+
+std::unique_ptr<CellSource> make_cell_source(const CellSourceSettings& settings,
+                                             FactsCallback on_facts) {
+  if (settings.isolation == IsolationMode::none) {
+    return std::make_unique<InProcessSource>(settings.device, settings.calibrate,
+                                             std::move(on_facts));
+  }
+  IsolationSettings isolation;
+  isolation.timeout_s = settings.timeout_s;
+  isolation.max_restarts = settings.max_restarts;
+  isolation.device = settings.device;
+  isolation.calibrate = settings.calibrate;
+  remove_abandoned_problem_stores();
+  return std::make_unique<WorkerPool>(isolation, settings.stop_fd, std::move(on_facts));
+}
+
+}  // namespace plugbench

@@ -1,0 +1,30 @@
+// matrix_run.hpp: a run of the matrix, in stages: calibrate the host; measure each problem's cells
+// from a cell source (worker processes or the harness itself); derive their figures and print the
+// problem's table as it completes; then the summary and the crossover; then the results file.
+#pragma once
+
+#include "cli/options.hpp"
+#include "load/plugin_loader.hpp"
+#include "plan/matrix.hpp"
+#include "run/cell_source.hpp"
+
+#include <vector>
+
+namespace plugbench {
+
+// The request that measures a planned cell (one whose status is empty) with `settings`.
+CellRequest request_for(const ProblemSpec& spec, const PlannedCell& planned,
+                        const RunSettings& settings);
+
+// A planned cell decided without running (its status set by the planner).
+CellResult decided_cell(const ProblemSpec& spec, const PlannedCell& planned);
+
+// The exit code a run's cells give: 3 when one ended in an error (error, oom, crashed, timeout),
+// else 1 when one failed verification, else 0.
+int exit_code_for(const std::vector<CellResult>& cells);
+
+// Runs `matrix` and returns the harness's exit code (exit_codes.hpp).
+int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
+               const Matrix& matrix);
+
+}  // namespace plugbench

@@ -1,0 +1,33 @@
+// run_record.cpp: the facts a run collects.
+#include "run/run_record.hpp"
+
+namespace plugbench {
+
+void RunRecord::add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
+                               const std::vector<const PluginRecord*>& plugins) {
+  peaks.insert(peaks.end(), host_peaks.begin(), host_peaks.end());
+  for (const PluginRecord* plugin : plugins) {
+    if (plugin->state == PluginState::available && plugin->memory_space == PB_MEMORY_HOST) {
+      peaks_by_plugin[plugin->name] = host_peaks;
+    }
+  }
+}
+
+void RunRecord::add_session_facts(const PluginRecord& plugin, const SessionFacts& facts,
+                                  std::ostream& warnings) {
+  if (!facts.process.is_null()) process_by_plugin[plugin.name] = facts.process;
+  if (!facts.device.is_null()) {
+    nlohmann::json device = facts.device;
+    device["reported_by"] = plugin.name;
+    devices.push_back(device);
+  }
+  if (!facts.peaks.empty()) {
+    peaks.insert(peaks.end(), facts.peaks.begin(), facts.peaks.end());
+    peaks_by_plugin[plugin.name] = facts.peaks;
+  } else if (!facts.calibration_error.empty()) {
+    warnings << "harness: could not calibrate " << plugin.name << ": " << facts.calibration_error
+             << "\n";
+  }
+}
+
+}  // namespace plugbench

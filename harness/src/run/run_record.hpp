@@ -1,0 +1,37 @@
+// run_record.hpp: what a run collects while it runs: the peaks it calibrated, the facts each
+// plugin's first session reported, the cells, and whether a signal stopped it. The results
+// document and the end-of-run report are made from it.
+#pragma once
+
+#include "load/plugin_loader.hpp"
+#include "measure/calibration.hpp"
+#include "measure/cell_result.hpp"
+#include "run/session_cells.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+struct RunRecord {
+  std::vector<PeakBandwidth> peaks;  // every peak measured: the host's, then each device's
+  std::map<std::string, std::vector<PeakBandwidth>> peaks_by_plugin;  // the peaks a cell is held to
+  std::map<std::string, nlohmann::json> process_by_plugin;  // the CPUs its cells could use
+  nlohmann::json devices = nlohmann::json::array();         // as reported by each device plugin
+  std::vector<CellResult> cells;
+  int stopped_by_signal = 0;  // 0: the run reached its end
+
+  // The host's peaks, held to by every available host plugin among `plugins`.
+  void add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
+                      const std::vector<const PluginRecord*>& plugins);
+  // A plugin's first session: its process, its device and that device's peaks. A device plugin
+  // that could not be calibrated is said on `warnings`.
+  void add_session_facts(const PluginRecord& plugin, const SessionFacts& facts,
+                         std::ostream& warnings);
+};
+
+}  // namespace plugbench
