@@ -32,7 +32,7 @@ struct ScanShape {
 using DefaultScanShape = ScanShape<128, 8, 4, 100>;
 // The shipped shared-memory tile (scan_kernel_shared_tile, sm_90 and later): 8192 items (256
 // threads x 32, 32 KiB), 6 blocks per SM: the bytes in flight of 12 blocks of 4096 items with
-// half the look-backs (0.655 ms at 2^28 against 0.667, results/h200/bulk-shapes.json).
+// half the look-backs (0.655 ms at 2^28 against 0.667, lab/results/h200/bulk-shapes.json).
 using BulkScanShape = ScanShape<256, 8, 6, 100>;
 
 // Block step shared by both agents: from each warp's total, the offset of this warp's first item
