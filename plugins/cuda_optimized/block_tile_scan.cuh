@@ -3,11 +3,11 @@
 // kVectors chunks of 128 items and reads it chunk by chunk, lane l taking items 4l .. 4l + 3 of
 // each chunk with one 16-byte load (every load instruction covers 512 contiguous bytes). Offsets
 // inside a warp come from shuffle scans over the per-lane chunk sums; offsets between warps from
-// shared memory; the offset of the tile from decoupled look-back (lookback_scan.cuh).
+// shared memory; the offset of the tile from decoupled look-back (warp_lookback.cuh).
 #pragma once
 
-#include "lookback_scan.cuh"
 #include "thread_memory.cuh"
+#include "warp_lookback.cuh"
 #include "warp_scan.cuh"
 
 #include <cstdint>

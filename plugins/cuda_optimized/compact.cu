@@ -7,7 +7,7 @@
 // on sm_90 and later, "lookback_bulk" (the tile in shared memory, moved by Hopper's bulk copies).
 #include "block_tile_scan.cuh"
 #include "bulk_copy.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 
 namespace plugbench::cuda::opt {
 namespace {

@@ -4,7 +4,7 @@
 // shared atomic of +16 instead of 16, and a warp whose 32 vectors all hold one value (a flat
 // region) one atomic of +512. At the end each block folds its 16 histograms and adds every non-zero
 // bin to the zeroed global counts with one atomic.
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 #include "thread_memory.cuh"
 #include "warp_reduce.cuh"
 

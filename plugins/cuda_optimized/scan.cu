@@ -8,7 +8,7 @@
 // memory, moved by Hopper's bulk copies).
 #include "block_tile_scan.cuh"
 #include "bulk_copy.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 
 namespace plugbench::cuda::opt {
 namespace {

@@ -10,7 +10,7 @@
 // writes of the keys, plus small status words.
 #include "block_radix_rank.cuh"
 #include "block_scan.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 #include "thread_memory.cuh"
 
 namespace plugbench::cuda::opt {

@@ -1,5 +1,5 @@
-// dispatch.cuh: host-side helpers shared by the device entries (one per workload): the session's
-// stream and multiprocessor count, grid sizing, workspace layout and input checks.
+// launch_config.cuh: host-side helpers shared by the device entries (one per workload): the
+// session's stream and multiprocessor count, grid sizing, workspace layout and input checks.
 #pragma once
 
 #include "cuda_common/cuda_check.cuh"

@@ -1,4 +1,4 @@
-// lookback_scan.cuh: tile status for single-pass scans with decoupled look-back (Merrill &
+// warp_lookback.cuh: tile status for single-pass scans with decoupled look-back (Merrill &
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
 //
 // One 64-bit word per tile: the status in the high half, the tile's 32-bit value in the low half,
