@@ -12,6 +12,7 @@
 #                                                  (tools/probes/README.md): NAME-host.csv and
 #                                                  NAME-gpu.csv, options given to both
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
+# PLUGBENCH_TUNINGS=ON builds cuda_optimized's tunings too (plugins/cuda_optimized/README.md).
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
@@ -34,6 +35,7 @@ build() {
   # The copied tree's .git is stale: results record PLUGBENCH_SOURCE_COMMIT, given with the call.
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
     -DPLUGBENCH_SOURCE_COMMIT="${PLUGBENCH_SOURCE_COMMIT:-}" \
+    -DPLUGBENCH_TUNINGS="${PLUGBENCH_TUNINGS:-OFF}" \
     -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
   # Keep going past a broken target: the other plugins and the harness still get built and run.
   # PLUGBENCH_BUILD_TARGETS (space-separated) builds only those, when device time is short.

@@ -2,20 +2,29 @@
 // kThreads x (4 * kVectors) items of 32 bits (default 16): warp w owns a contiguous segment of
 // kVectors chunks of 128 items and reads it chunk by chunk, lane l taking items 4l .. 4l + 3 of
 // each chunk with one 16-byte load (every load instruction covers 512 contiguous bytes). Offsets
-// inside a warp come from shuffle scans over the per-lane chunk sums; offsets between warps from
-// shared memory; the offset of the tile from decoupled look-back (lookback_scan.cuh).
+// inside a warp come from shuffle scans over the per-lane chunk sums (warp_scan.cuh); offsets
+// between warps from shared memory (here); the offset of the tile from decoupled look-back
+// (warp_lookback.cuh).
 #pragma once
 
-#include "lookback_scan.cuh"
 #include "thread_memory.cuh"
-#include "warp_scan.cuh"
+#include "warp_reduce.cuh"
 
 #include <cstdint>
 
 namespace plugbench::cuda::opt {
 
-// kStreaming: full tiles are read and written with evict-first hints (thread_memory.cuh).
-template <int kThreads, int kVectorsPerLane = 4, bool kStreaming = false>
+// How a full tile's 16-byte vectors are read and written: loads through the read-only path
+// (inputs never change during a kernel), ordinary stores. TileLayout takes any type with these two
+// functions.
+struct CachedVectors {
+  __device__ __forceinline__ static uint4 load(const uint4* address) {
+    return load_readonly(address);
+  }
+  __device__ __forceinline__ static void store(uint4* address, uint4 value) { *address = value; }
+};
+
+template <int kThreads, int kVectorsPerLane = 4, class Vectors = CachedVectors>
 struct TileLayout {
   static constexpr int kWarps = kThreads / kWarpThreads;
   static constexpr int kVectors = kVectorsPerLane;  // 16-byte chunks per lane
@@ -40,8 +49,7 @@ struct TileLayout {
     for (int k = 0; k < kVectors; ++k) {
       const uint64_t first = first_item(tile_base, warp, lane, k);
       if constexpr (kFull) {
-        const auto* address = reinterpret_cast<const uint4*>(in + first);
-        const uint4 v = kStreaming ? load_streaming(address) : load_readonly(address);
+        const uint4 v = Vectors::load(reinterpret_cast<const uint4*>(in + first));
         items[4 * k + 0] = v.x;
         items[4 * k + 1] = v.y;
         items[4 * k + 2] = v.z;
@@ -61,14 +69,9 @@ struct TileLayout {
     for (int k = 0; k < kVectors; ++k) {
       const uint64_t first = first_item(tile_base, warp, lane, k);
       if constexpr (kFull) {
-        auto* address = reinterpret_cast<uint4*>(out + first);
-        const uint4 v =
-            make_uint4(items[4 * k + 0], items[4 * k + 1], items[4 * k + 2], items[4 * k + 3]);
-        if constexpr (kStreaming) {
-          store_streaming(address, v);
-        } else {
-          *address = v;
-        }
+        Vectors::store(
+            reinterpret_cast<uint4*>(out + first),
+            make_uint4(items[4 * k + 0], items[4 * k + 1], items[4 * k + 2], items[4 * k + 3]));
       } else {
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
@@ -79,24 +82,6 @@ struct TileLayout {
   }
 };
 
-// Warp layer over a tile's segment: given each lane's sum for each of its chunks, computes for
-// each chunk the sum of everything before that lane's part of it within the warp's segment, and
-// returns the segment's total (in every lane). The 4 chunk scans are independent (ILP).
-template <int kChunks>
-__device__ __forceinline__ uint32_t warp_segment_scan(const uint32_t (&chunk_sums)[kChunks],
-                                                      uint32_t (&exclusive)[kChunks], int lane) {
-  uint32_t inclusive[kChunks];
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) inclusive[k] = warp_inclusive_sum(chunk_sums[k], lane);
-  uint32_t before = 0;
-#pragma unroll
-  for (int k = 0; k < kChunks; ++k) {
-    exclusive[k] = before + inclusive[k] - chunk_sums[k];
-    before += warp_broadcast_last(inclusive[k]);
-  }
-  return before;
-}
-
 // Shared memory of one tile's block-level scan.
 template <int kWarps>
 struct TileScanStorage {
@@ -104,6 +89,32 @@ struct TileScanStorage {
   uint32_t tile_prefix;  // sum over all earlier tiles
   uint32_t next_tile;    // the tile the block processes (TileOrder::kClaimed)
 };
+
+template <class Shape>
+using TileScanStorageOf = TileScanStorage<Shape::Layout::kWarps>;
+
+// From each warp's total: the sum of the totals of the warps before this one, and the tile's
+// total. Called by every thread of the block (lane 0 of each warp writes its warp's total); one
+// barrier.
+struct WarpTotals {
+  uint32_t before;  // the totals of warps 0 .. warp - 1
+  uint32_t tile;    // the totals of all warps
+};
+
+template <int kWarps>
+__device__ __forceinline__ WarpTotals share_warp_totals(uint32_t warp_total, int warp, int lane,
+                                                        TileScanStorage<kWarps>& storage) {
+  if (lane == 0) storage.warp_totals[warp] = warp_total;
+  __syncthreads();
+  WarpTotals totals{0, 0};
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const uint32_t total = storage.warp_totals[w];
+    if (w < warp) totals.before += total;
+    totals.tile += total;
+  }
+  return totals;
+}
 
 // How a block learns which tile it scans. kClaimed: thread 0 takes the next one from an atomic
 // counter as the block starts, so tiles start in order whatever order the hardware starts blocks
@@ -128,21 +139,6 @@ __device__ __forceinline__ uint32_t tile_of_block(uint32_t* tile_counter, uint32
     __syncthreads();
     return claimed;
   }
-}
-
-// Called by all 32 lanes of warp 0 once the tile's total is known. Publishes the tile's aggregate,
-// looks back, publishes the inclusive prefix and returns the exclusive one (tile 0: 0).
-template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
-__device__ __forceinline__ uint32_t warp_tile_prefix(uint64_t* status, uint32_t tile,
-                                                     uint32_t tile_total, int lane) {
-  if (tile == 0) {
-    if (lane == 0) TileStatus::publish(status, 0, TileStatus::kPrefix, tile_total);
-    return 0;
-  }
-  if (lane == 0) TileStatus::publish(status, tile, TileStatus::kAggregate, tile_total);
-  const uint32_t exclusive = lookback_exclusive_prefix<kRetryDelayNs, kWindowTiles>(status, tile);
-  if (lane == 0) TileStatus::publish(status, tile, TileStatus::kPrefix, exclusive + tile_total);
-  return exclusive;
 }
 
 }  // namespace plugbench::cuda::opt

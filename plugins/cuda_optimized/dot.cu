@@ -4,7 +4,7 @@
 // second pass is a single block that adds the partials in a fixed order, so the result is the
 // same bit for bit on every run (no floating-point atomics).
 #include "block_reduce.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 #include "thread_memory.cuh"
 
 namespace plugbench::cuda::opt {

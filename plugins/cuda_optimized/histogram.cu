@@ -1,155 +1,6 @@
-// histogram.cu: uint8 pixels[n] -> uint32 counts[256]. Each warp owns a private 256-bin histogram
-// in shared memory (16 per block), so lanes contend only with their own warp. Pixels come in
-// 16-byte loads (16 pixels, four in flight per thread). A vector whose 16 bytes are equal costs one
-// shared atomic of +16 instead of 16, and a warp whose 32 vectors all hold one value (a flat
-// region) one atomic of +512. At the end each block folds its 16 histograms and adds every non-zero
-// bin to the zeroed global counts with one atomic.
-#include "dispatch.cuh"
-#include "thread_memory.cuh"
-#include "warp_reduce.cuh"
-
-namespace plugbench::cuda::opt {
-namespace {
-
-constexpr int kBins = 256;
-constexpr int kHistogramThreads = 512;
-constexpr int kHistogramWarps = kHistogramThreads / 32;
-constexpr int kHistogramBlocksPerSm = 3;  // 40 registers for 4 loads in flight, no spills
-constexpr int kHistogramUnroll = 4;       // 16-byte loads in flight per thread and loop trip
-
-// Block layer: a warp-private histogram in shared memory.
-struct WarpHistogram {
-  unsigned* bins;
-
-  __device__ __forceinline__ void add_word(unsigned word) const {
-    atomicAdd(bins + (word & 0xffu), 1u);
-    atomicAdd(bins + ((word >> 8) & 0xffu), 1u);
-    atomicAdd(bins + ((word >> 16) & 0xffu), 1u);
-    atomicAdd(bins + (word >> 24), 1u);
-  }
-  // Called by all 32 lanes together (it votes); `valid` is false for a lane with no vector.
-  __device__ __forceinline__ void add_vector(uint4 v, bool valid, int lane) const {
-    const unsigned repeated = __byte_perm(v.x, 0, 0x0000);  // byte 0 in all four bytes
-    const bool uniform =
-        valid && v.x == repeated && v.y == repeated && v.z == repeated && v.w == repeated;
-    const unsigned value = v.x & 0xffu;
-    const unsigned lane0_value = __shfl_sync(kFullWarp, value, 0);  // every lane must take part
-    // The whole warp on one value (a flat region): one atomic for 512 pixels, instead of 32
-    // lanes serializing on one address.
-    if (__all_sync(kFullWarp, uniform && value == lane0_value)) {
-      if (lane == 0) atomicAdd(bins + value, 16u * kWarpThreads);
-      return;
-    }
-    if (!valid) return;
-    if (uniform) {
-      atomicAdd(bins + value, 16u);
-    } else {
-      add_word(v.x);
-      add_word(v.y);
-      add_word(v.z);
-      add_word(v.w);
-    }
-  }
-};
-
-// kCopies sub-histograms per warp (1 shipped; 2 and 4 opt-in): lane l adds into copy l % kCopies,
-// so lanes holding one value split over the copies, and copy c starts c * 32 / kCopies words past
-// a multiple of 32, so one value in two copies never shares a bank. More than one copy needs more
-// than the 48 KiB of static shared memory a block may have: dynamic shared memory.
-template <int kCopies>
-struct HistogramLayout {
-  static constexpr int kPad = kCopies == 1 ? 0 : kWarpThreads / kCopies;
-  static constexpr int kStride = kBins + kPad;  // words per copy
-  static constexpr int kRows = kHistogramWarps * kCopies;
-  static constexpr int kWords = kRows * kStride;
-  static constexpr size_t kDynamicBytes = kCopies == 1 ? 0 : kWords * sizeof(unsigned);
-};
-
-template <int kCopies>
-__global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
-    histogram_kernel(const unsigned char* __restrict__ pixels, uint64_t n,
-                     unsigned* __restrict__ counts) {
-  using Layout = HistogramLayout<kCopies>;
-  unsigned* rows;     // every copy of every warp, Layout::kRows rows of Layout::kStride words
-  unsigned* own_row;  // the copy this lane adds into
-  if constexpr (kCopies == 1) {
-    __shared__ unsigned warp_bins[kHistogramWarps][kBins];
-    rows = &warp_bins[0][0];
-    own_row = warp_bins[threadIdx.x / kWarpThreads];
-  } else {
-    extern __shared__ unsigned copy_bins[];
-    rows = copy_bins;
-    own_row = copy_bins +
-              (threadIdx.x / kWarpThreads * kCopies + threadIdx.x % kCopies) * Layout::kStride;
-  }
-  for (int i = threadIdx.x; i < Layout::kWords; i += kHistogramThreads) rows[i] = 0;
-  __syncthreads();
-
-  const WarpHistogram histogram{own_row};
-  const uint4* vectors = reinterpret_cast<const uint4*>(pixels);
-  const uint64_t vector_count = n / 16;
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * kHistogramThreads;
-  const auto load_if = [&](uint64_t index) {
-    return index < vector_count ? load_readonly(vectors + index) : make_uint4(0, 0, 0, 0);
-  };
-  // Each trip loads kHistogramUnroll vectors (all in flight together), then counts them. The loop
-  // runs per warp (every lane takes every trip) because add_vector votes across the warp.
-  const int lane = threadIdx.x % kWarpThreads;
-  const uint64_t warp_first =
-      static_cast<uint64_t>(blockIdx.x) * kHistogramThreads + (threadIdx.x - lane);
-  for (uint64_t base = warp_first; base < vector_count; base += kHistogramUnroll * stride) {
-    uint4 v[kHistogramUnroll];
-#pragma unroll
-    for (int u = 0; u < kHistogramUnroll; ++u) v[u] = load_if(base + lane + u * stride);
-#pragma unroll
-    for (int u = 0; u < kHistogramUnroll; ++u) {
-      histogram.add_vector(v[u], base + lane + u * stride < vector_count, lane);
-    }
-  }
-  const uint64_t tail = n - vector_count * 16;  // the last n % 16 pixels, one per thread of block 0
-  if (blockIdx.x == 0 && threadIdx.x < tail) {
-    atomicAdd(histogram.bins + pixels[vector_count * 16 + threadIdx.x], 1u);
-  }
-  __syncthreads();
-
-  for (int bin = threadIdx.x; bin < kBins; bin += kHistogramThreads) {
-    unsigned total = 0;
-#pragma unroll
-    for (int row = 0; row < Layout::kRows; ++row) total += rows[row * Layout::kStride + bin];
-    if (total != 0) atomicAdd(counts + bin, total);
-  }
-}
-
-// Device entry.
-template <int kCopies>
-void histogram_warp_privatized(sdk::Call& call) {
-  CudaServices& services = services_of(call);
-  const cudaStream_t stream = services.stream();
-  const pb_problem& problem = call.problem();
-  if (problem.bins != kBins) {
-    throw sdk::unsupported("cuda_optimized histogram handles 256 bins (one per byte value), not " +
-                           std::to_string(problem.bins));
-  }
-  const uint64_t n = call.n();
-  const auto* pixels = call.input<unsigned char>(0);
-  auto* counts = call.output<unsigned>(0);
-  PB_CUDA_CHECK(cudaMemsetAsync(counts, 0, kBins * sizeof(unsigned), stream));
-  if (n == 0) return;
-  require_aligned(pixels, "pixels");
-  const unsigned grid =
-      grid_for(services, kHistogramBlocksPerSm, div_up(n / 16, kHistogramThreads));
-  constexpr size_t kDynamicBytes = HistogramLayout<kCopies>::kDynamicBytes;
-  if constexpr (kDynamicBytes > 0) {
-    PB_CUDA_CHECK(cudaFuncSetAttribute(histogram_kernel<kCopies>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(kDynamicBytes)));
-  }
-  histogram_kernel<kCopies><<<grid, kHistogramThreads, kDynamicBytes, stream>>>(pixels, n, counts);
-  PB_CUDA_CHECK_LAUNCH();
-}
-
-}  // namespace
-}  // namespace plugbench::cuda::opt
+// histogram.cu: uint8 pixels[n] -> uint32 counts[256], with warp-private histograms in shared
+// memory (device_histogram.cuh).
+#include "device_histogram.cuh"
 
 PLUGBENCH_KERNEL({.workload = "histogram",
                   .variant = "warp_privatized",
@@ -157,17 +8,14 @@ PLUGBENCH_KERNEL({.workload = "histogram",
                                  "counted with one atomic",
                   .run = plugbench::cuda::opt::histogram_warp_privatized<1>});
 
-// Opt-in: 2 and 4 sub-histograms per warp against the atomics that collide on the photo image
-// (docs/performance.md). Not yet measured on the GPU.
-PLUGBENCH_KERNEL({.workload = "histogram",
-                  .variant = "warp_privatized_2copies",
-                  .description = "warp_privatized with 2 sub-histograms per warp (lane parity), "
-                                 "bank-offset",
-                  .run = plugbench::cuda::opt::histogram_warp_privatized<2>,
-                  .flags = PB_KERNEL_OPT_IN});
+// Sub-histograms per warp, the usual cure for atomics that collide on one address, made slower
+// on the photo image (2^30: 0.465 ms against 0.315 with one copy; flat unchanged): its shared
+// atomics wait on bank conflicts between different bins, not on equal bins, and more copies turn
+// equal bins into different addresses (docs/performance.md, histogram round 2). The 2-copy
+// variant is a tuning (tunings/histogram_tunings.cu).
 PLUGBENCH_KERNEL({.workload = "histogram",
                   .variant = "warp_privatized_4copies",
                   .description = "warp_privatized with 4 sub-histograms per warp (lane mod 4), "
-                                 "bank-offset",
+                                 "bank-offset: more copies, more bank conflicts",
                   .run = plugbench::cuda::opt::histogram_warp_privatized<4>,
                   .flags = PB_KERNEL_OPT_IN});

@@ -16,7 +16,7 @@
 //    escape: the answer is the cap, exactly as iterating to the cap would give. Interior pixels,
 //    which cost the cap and dominate the work, usually settle on such a cycle long before it.
 #include "cuda_common/mandelbrot.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 
 namespace plugbench::cuda::opt {
 namespace {

@@ -3,7 +3,7 @@
 // each block with warp shuffles and adds the block's total to the zeroed output with one 64-bit
 // atomic. Integer addition is associative, so the atomics leave the result deterministic.
 #include "block_reduce.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 #include "thread_memory.cuh"
 
 namespace plugbench::cuda::opt {

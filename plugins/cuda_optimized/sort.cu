@@ -10,7 +10,7 @@
 // writes of the keys, plus small status words.
 #include "block_radix_rank.cuh"
 #include "block_scan.cuh"
-#include "dispatch.cuh"
+#include "launch_config.cuh"
 #include "thread_memory.cuh"
 
 namespace plugbench::cuda::opt {
@@ -295,12 +295,14 @@ PLUGBENCH_KERNEL(
      .workspace = plugbench::cuda::opt::sort_workspace,
      .max_n = plugbench::cuda::opt::kSortMaxN});
 
-// The ranking as shipped until 2026-12-01: the same kernel with the match folded in C++ (7
-// instructions per digit bit instead of 4; docs/performance.md).
+// The same kernel with the warp match folded in C++ (warp_match.cuh, MatchStyle::kSelect): nvcc
+// tests each digit bit twice and selects, 7 instructions a bit against 4, and the issue-bound
+// ranking is about a fifth slower (uniform 2^28: 6.37 ms against 5.14; docs/performance.md).
 PLUGBENCH_KERNEL(
     {.workload = "sort",
      .variant = "onesweep_select_match",
-     .description = "onesweep whose warp match folds each ballot with a select",
+     .description = "onesweep whose warp match folds each ballot with a select (7 instructions "
+                    "a digit bit against 4)",
      .run = plugbench::cuda::opt::sort_onesweep<plugbench::cuda::opt::MatchStyle::kSelect>,
      .flags = PB_KERNEL_OPT_IN,
      .workspace = plugbench::cuda::opt::sort_workspace,

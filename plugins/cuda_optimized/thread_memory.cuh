@@ -14,15 +14,6 @@ __device__ __forceinline__ float4 load_readonly(const float4* address) {
   return __ldg(address);
 }
 
-// 16-byte streaming load and store (ld.global.cs / st.global.cs: evict first): for data touched
-// exactly once, so it does not push out of L2 what is read again (look-back status words).
-__device__ __forceinline__ uint4 load_streaming(const uint4* address) {
-  return __ldcs(address);
-}
-__device__ __forceinline__ void store_streaming(uint4* address, uint4 value) {
-  __stcs(address, value);
-}
-
 // Relaxed loads and stores at GPU scope. They bypass L1 (which is not coherent across SMs), so a
 // value one block publishes becomes visible to a spinning block. Every look-back in this plugin
 // packs a status flag and its value into one word, so the single-copy atomicity of an aligned

@@ -85,8 +85,9 @@ void register_kernel_tests() {
   for (const PluginRecord& plugin : plugins) {
     for (const KernelRecord& kernel : plugin.kernels) {
       std::string name = plugin.name + "." + kernel.workload + "." + kernel.variant;
-      // Opt-in kernels are tested too (cuda_optimized's other tile shapes must be exact), all
-      // but the one that exists to give a wrong answer (test_check_plugin.cpp pins that down).
+      // Opt-in kernels are tested too (cuda_optimized's teaching variants, and in a build with
+      // -DPLUGBENCH_TUNINGS=ON its tunings, must be exact), all but the one that exists to give a
+      // wrong answer (test_check_plugin.cpp pins that down).
       if (name == "cpu_serial.dot.float_accumulator") continue;
       ::testing::RegisterTest("PluginMatrix", name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
                               [plugin = &plugin, kernel = &kernel]() -> ::testing::Test* {

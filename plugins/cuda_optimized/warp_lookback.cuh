@@ -1,4 +1,4 @@
-// lookback_scan.cuh: tile status for single-pass scans with decoupled look-back (Merrill &
+// warp_lookback.cuh: tile status for single-pass scans with decoupled look-back (Merrill &
 // Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
 //
 // One 64-bit word per tile: the status in the high half, the tile's 32-bit value in the low half,
@@ -39,8 +39,8 @@ struct TileStatus {
 // aggregates up to the nearest prefix; if the window holds no prefix it adds all of them and moves
 // the window down. Between two reads of a window that is not ready the warp sleeps kRetryDelayNs:
 // spinning flat out on the few L2 lines where tiles are being published slows the publishers down
-// (CUB's look-back backs off the same way). Windows wider than a warp's 32 reads (opt-in) were
-// measured slower on the H200 (docs/performance.md, round 4).
+// (CUB's look-back backs off the same way). Windows wider than a warp's 32 reads (the
+// lookback_window* tunings) measured slower on the H200 (docs/performance.md, round 4).
 template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
 __device__ __forceinline__ uint32_t lookback_exclusive_prefix(const uint64_t* status,
                                                               uint32_t tile) {
@@ -86,6 +86,21 @@ __device__ __forceinline__ uint32_t lookback_exclusive_prefix(const uint64_t* st
     if (found) return exclusive;
     nearest -= kWindowTiles;
   }
+}
+
+// Called by all 32 lanes of warp 0 once the tile's total is known. Publishes the tile's aggregate,
+// looks back, publishes the inclusive prefix and returns the exclusive one (tile 0: 0).
+template <unsigned kRetryDelayNs, int kWindowTiles = kWarpThreads>
+__device__ __forceinline__ uint32_t warp_tile_prefix(uint64_t* status, uint32_t tile,
+                                                     uint32_t tile_total, int lane) {
+  if (tile == 0) {
+    if (lane == 0) TileStatus::publish(status, 0, TileStatus::kPrefix, tile_total);
+    return 0;
+  }
+  if (lane == 0) TileStatus::publish(status, tile, TileStatus::kAggregate, tile_total);
+  const uint32_t exclusive = lookback_exclusive_prefix<kRetryDelayNs, kWindowTiles>(status, tile);
+  if (lane == 0) TileStatus::publish(status, tile, TileStatus::kPrefix, exclusive + tile_total);
+  return exclusive;
 }
 
 }  // namespace plugbench::cuda::opt

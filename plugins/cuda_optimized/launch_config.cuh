@@ -1,7 +1,8 @@
-// dispatch.cuh: host-side helpers shared by the device entries (one per workload): the session's
-// stream and multiprocessor count, grid sizing, workspace layout and input checks.
+// launch_config.cuh: host-side helpers shared by the device entries (one per workload): the
+// session's stream and multiprocessor count, grid sizing, workspace layout and input checks.
 #pragma once
 
+#include "bulk_copy.cuh"
 #include "cuda_common/cuda_check.cuh"
 #include "cuda_common/cuda_services.cuh"
 
@@ -50,6 +51,13 @@ inline void require_aligned(const void* pointer, const char* what) {
   }
 }
 
+// Kernels built on Hopper's bulk copies refuse an older GPU as unsupported, with the reason.
+inline void require_bulk_copies(const CudaServices& services, const char* what) {
+  const std::string reason =
+      bulk_copy_unsupported_reason(what, services.properties().major, services.properties().minor);
+  if (!reason.empty()) throw sdk::unsupported(reason);
+}
+
 // Carves a workspace into aligned pieces, in order; used the same way to size it and to use it.
 class WorkspaceLayout {
  public:
@@ -67,5 +75,18 @@ class WorkspaceLayout {
   char* base_;
   uint64_t offset_ = 0;
 };
+
+// The table entry of a variant whose device entry is the type Entry (Entry::kWorkload,
+// Entry::run, Entry::workspace, Entry::kMaxN), for PLUGBENCH_KERNEL.
+template <class Entry>
+sdk::Kernel kernel_entry(const char* variant, const char* description, uint32_t flags = 0) {
+  return {.workload = Entry::kWorkload,
+          .variant = variant,
+          .description = description,
+          .run = Entry::run,
+          .flags = flags,
+          .workspace = Entry::workspace,
+          .max_n = Entry::kMaxN};
+}
 
 }  // namespace plugbench::cuda::opt

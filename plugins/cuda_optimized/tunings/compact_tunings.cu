@@ -1,0 +1,62 @@
+// compact_tunings.cu: the compaction's tunings, built with -DPLUGBENCH_TUNINGS=ON: the other tile
+// shapes and look-back settings measured against the shipped ones (docs/performance.md), all
+// opt-in, run when named (e.g. -v cuda_optimized/lookback_128x16). The shapes are the scan's
+// (agent_lookback.cuh; tunings/scan_tunings.cu says what each parameter is).
+#include "device_compact.cuh"
+#include "thread_streaming.cuh"
+
+namespace plugbench::cuda::opt {
+
+// The tile in registers (the shipped decoupled_lookback's kernel).
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 4, 8, 100>>>(
+    "lookback_128x16", "decoupled_lookback with 128 x 16-item tiles, 8 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 2, 8, 100>>>(
+    "lookback_256x8", "decoupled_lookback with 256 x 8-item tiles, 8 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<512, 2, 4, 100>>>(
+    "lookback_512x8", "decoupled_lookback with 512 x 8-item tiles, 4 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 6, 3, 100>>>(
+    "lookback_256x24", "decoupled_lookback with 256 x 24-item tiles, 3 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 6, 6, 100>>>(
+    "lookback_128x24", "decoupled_lookback with 128 x 24-item tiles, 6 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 8, 2, 100>>>(
+    "lookback_256x32", "decoupled_lookback with 256 x 32-item tiles, 2 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 12, 4, 100>>>(
+    "lookback_128x48", "decoupled_lookback with 128 x 48-item tiles, 4 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 4, 4, 100>>>(
+    "lookback_256x16", "decoupled_lookback with 256 x 16-item tiles, 4 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 4, 4, 0>>>(
+    "lookback_spin", "decoupled_lookback whose look-back spins without sleeping",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 4, 100, TileOrder::kBlockIndex>>>(
+    "lookback_block_order", "decoupled_lookback with tile = block index (no atomic claim)",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<
+    DeviceCompact<TileShape<128, 8, 4, 100, TileOrder::kClaimed, kWarpThreads, StreamingVectors>>>(
+    "lookback_streaming", "decoupled_lookback with evict-first loads", PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<
+    TileShape<128, 8, 4, 100, TileOrder::kBlockIndex, kWarpThreads, StreamingVectors>>>(
+    "lookback_block_order_streaming",
+    "decoupled_lookback with tile = block index and evict-first loads", PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 4, 100, TileOrder::kClaimed, 128>>>(
+    "lookback_window128", "decoupled_lookback reading 128 predecessors per look-back step",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL(
+    {kernel_entry<DeviceCompact<TileShape<128, 8, 4, 100, TileOrder::kBlockIndex, 128>>>(
+        "lookback_block_order_window128",
+        "decoupled_lookback with tile = block index, reading 128 predecessors per look-back step",
+        PB_KERNEL_OPT_IN)});
+
+// The tile in shared memory (the shipped lookback_bulk's kernel).
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true>>(
+    "lookback_bulk_128x32", "lookback_bulk with 4096-item tiles (128 x 32), 12 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+
+}  // namespace plugbench::cuda::opt
