@@ -129,10 +129,6 @@ std::string sizes_text() {
   return "n = " + join(counts) + " (image workloads: " + join(images) + ")";
 }
 
-std::string describe_shape(const Workload& workload, const Shape& shape) {
-  return shape_text(workload, shape);
-}
-
 // The plan: this plugin alone, every distribution of each chosen workload, the awkward shapes.
 MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) {
   MatrixChoices choices;
@@ -144,7 +140,7 @@ MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) 
   choices.shapes = [](const Workload& workload) {
     ShapeList shapes;
     for (const Shape& shape : awkward_shapes(workload)) {
-      shapes.emplace_back(shape, describe_shape(workload, shape));
+      shapes.emplace_back(shape, shape_text(workload, shape));
     }
     return shapes;
   };
