@@ -1,5 +1,6 @@
 // test_cli.cpp: the harness as a user runs it: listings, usage errors with the valid choices,
 // results files, and the exit codes for verification failures and plugin errors.
+#include "record/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -138,7 +139,7 @@ TEST(Cli, ARunVerifiesEveryCellAndWritesTheResults) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "verified"));
   nlohmann::json results = read_json(path);
-  EXPECT_EQ(results["schema_version"], 1);
+  EXPECT_EQ(results["schema_version"], kSchemaVersion);
   EXPECT_TRUE(results["complete"].get<bool>());
   EXPECT_EQ(results["context"]["host"]["logical_cores"].get<int>() > 0, true);
   EXPECT_FALSE(results["context"]["peaks"].empty());

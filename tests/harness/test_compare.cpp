@@ -1,6 +1,7 @@
 // test_compare.cpp: `harness compare` as a user (or CI) runs it: a file against itself, a cell
 // twice as slow, noisy repetitions, cells on one side only, wrong answers, machines that differ,
 // files it must refuse, and its markdown and CSV output.
+#include "record/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -322,7 +323,7 @@ TEST_F(Compare, FilesItCannotReadExitTwoNamingTheFileAndTheProblem) {
     std::string problem;
   };
   nlohmann::json future = base();
-  future["schema_version"] = 2;
+  future["schema_version"] = kSchemaVersion + 1;
   nlohmann::json older = base();
   older["schema_version"] = 0;
   nlohmann::json no_n = base();
@@ -331,7 +332,8 @@ TEST_F(Compare, FilesItCannotReadExitTwoNamingTheFileAndTheProblem) {
       {"truncated.json", text.substr(0, text.size() / 2), "truncated JSON: the text ends at byte"},
       {"malformed.json", "{\"schema_version\": 1, \"results\": [}", "malformed JSON at byte 35"},
       {"empty.json", "", "the file is empty"},
-      {"future.json", future.dump(), "schema_version 2 was written by a newer harness"},
+      {"future.json", future.dump(),
+       "schema_version " + std::to_string(kSchemaVersion + 1) + " was written by a newer harness"},
       {"older.json", older.dump(), "schema_version 0 is older than any this harness reads"},
       {"other.json", "{\"name\": \"not results\"}", "not a plugbench results file"},
       {"array.json", "[1, 2, 3]", "not a plugbench results file"},

@@ -3,6 +3,7 @@
 #include "analyze/compare_command.hpp"
 
 #include "analyze/compare_cells.hpp"
+#include "analyze/rank_spread.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
 #include "record/machine_facts.hpp"
@@ -261,7 +262,8 @@ int run_compare(int argc, const char* const* argv) {
   try {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path));
-      cells.push_back(cells_of(files.back()));
+      // A run of several ranks is compared on each cell's spread over its ranks.
+      cells.push_back(collapse_ranks(cells_of(files.back())));
     }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness compare: " << e.what() << "\n";

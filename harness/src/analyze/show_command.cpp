@@ -2,9 +2,11 @@
 #include "analyze/show_command.hpp"
 
 #include "analyze/crossover.hpp"
+#include "analyze/rank_spread.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
 #include "record/machine_facts.hpp"
+#include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -117,16 +120,36 @@ void show_file(const ResultsFile& file, const std::vector<StoredProblem>& proble
     text << "\n";
   }
   std::string baseline = text_at(file.document, "/context/settings/baseline");
+  // A run of several ranks: each problem as the spread over its ranks, and the slow ranks.
+  const bool several_ranks = file.document.contains("/context/mpi"_json_pointer);
+  const double threshold =
+      number_at(file.document, "/context/settings/outlier_threshold").value_or(0.10);
+  std::map<int, std::string> hosts;
+  if (several_ranks) {
+    for (const nlohmann::json& rank : file.document["context"]["mpi"]["ranks"]) {
+      hosts[rank.value("rank", 0)] = rank.value("host", "");
+    }
+  }
   std::vector<CellResult> all_cells;
+  std::vector<RankSpread> all_spreads;
   for (const StoredProblem& problem : problems) {
-    TextTable table = problem_table(problem.workload, problem.distribution, problem.shape,
-                                    problem.cells, baseline.empty() ? "the baseline" : baseline);
+    TextTable table;
+    if (several_ranks) {
+      std::vector<RankSpread> spreads = spread_over_ranks(problem.cells, threshold);
+      table =
+          rank_spread_table(problem.workload, problem.distribution, problem.shape, spreads, hosts);
+      all_spreads.insert(all_spreads.end(), spreads.begin(), spreads.end());
+    } else {
+      table = problem_table(problem.workload, problem.distribution, problem.shape, problem.cells,
+                            baseline.empty() ? "the baseline" : baseline);
+    }
     table.context.insert(table.context.begin(), {"file", file.path});
     tables.write(table);
     all_cells.insert(all_cells.end(), problem.cells.begin(), problem.cells.end());
   }
   text << "\n" << cell_summary(all_cells) << "\n";
-  report_crossover(all_cells, text, text_format);
+  if (several_ranks) report_slow_ranks(all_spreads, hosts, text);
+  report_crossover(several_ranks ? collapse_ranks(all_cells) : all_cells, text, text_format);
 }
 
 }  // namespace

@@ -9,7 +9,8 @@ enum ExitCode {
   kExitUsage = 2,
   kExitCellError = 3,
   kExitOutputError = 4,
-  kExitInterrupted = 5  // SIGINT / SIGTERM: the results so far are written, marked incomplete
+  kExitInterrupted = 5,  // SIGINT / SIGTERM: the results so far are written, marked incomplete
+  kExitSlowRank = 6      // every cell ok, but an MPI rank was named slow (docs/mpi.md)
 };
 
 }  // namespace plugbench

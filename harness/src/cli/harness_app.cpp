@@ -10,30 +10,33 @@
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 
+#include "ranks/rank_placement.hpp"
+
+#include <nlohmann/json.hpp>
+
 #include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace plugbench {
 
-int run_harness(int argc, const char* const* argv) {
-  Options options;
-  try {
-    options = parse_options(argc, argv);
-  } catch (const UsageError& e) {
-    std::cerr << "harness: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  if (options.help) {
-    std::cout << usage_text();
-    return kExitOk;
-  }
-  if (options.version) {
-    std::cout << "plugbench harness " << PLUGBENCH_VERSION << " (plugin ABI " << PB_ABI_MAJOR << "."
-              << PB_ABI_MINOR << ")\n";
-    return kExitOk;
-  }
-  if (!options.check_plugin.empty()) return check_plugin(options, std::cout, std::cerr);
+namespace {
+
+// The root's command line, on every rank: every rank runs what rank 0 was asked to run.
+std::vector<std::string> root_arguments(RankGroup& ranks, int argc, const char* const* argv) {
+  nlohmann::json mine(std::vector<std::string>(argv, argv + argc));
+  return nlohmann::json::parse(ranks.broadcast(mine.dump())).get<std::vector<std::string>>();
+}
+
+// How long the ranks wait for each other to finish discovering and planning.
+constexpr double kSetupAgreement_s = 600;
+
+// Discovers the plugins and plans the matrix: nullopt and the matrix, or the exit code of a
+// listing, a dry run, or a usage error (said on stderr).
+std::optional<int> discover_and_plan(const Options& options, std::vector<PluginRecord>& plugins,
+                                     Matrix& matrix) {
   std::vector<PluginFolder> folders = plugin_search_path(options.plugin_dirs);
-  std::vector<PluginRecord> plugins;
   try {
     plugins = discover_plugins(folders);
   } catch (const PluginFolderError& e) {
@@ -49,7 +52,6 @@ int run_harness(int argc, const char* const* argv) {
       std::cerr << "harness: ignoring " << plugin.path << ": " << plugin.reason << "\n";
     }
   }
-  Matrix matrix;
   try {
     matrix = plan_matrix(options, plugins);
   } catch (const UsageError& e) {
@@ -65,7 +67,55 @@ int run_harness(int argc, const char* const* argv) {
                  "workloads; see harness --list)\n";
     return kExitUsage;
   }
-  return run_matrix(options, plugins, matrix);
+  return std::nullopt;
+}
+
+int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
+  std::vector<const char*> argv;
+  for (const std::string& argument : arguments) argv.push_back(argument.c_str());
+  Options options;
+  try {
+    options = parse_options(static_cast<int>(argv.size()), argv.data());
+  } catch (const UsageError& e) {
+    std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::cout << usage_text();
+    return kExitOk;
+  }
+  if (options.version) {
+    std::cout << "plugbench harness " << PLUGBENCH_VERSION << " (plugin ABI " << PB_ABI_MAJOR << "."
+              << PB_ABI_MINOR << ")" << (built_with_mpi() ? ", MPI" : "") << "\n";
+    return kExitOk;
+  }
+  if (!options.check_plugin.empty()) {
+    // One check is enough: under a launcher the root checks and the other ranks leave.
+    return ranks.is_root() ? check_plugin(options, std::cout, std::cerr) : kExitOk;
+  }
+  std::vector<PluginRecord> plugins;
+  Matrix matrix;
+  std::optional<int> done = discover_and_plan(options, plugins, matrix);
+  const bool informational = options.list || options.dry_run;
+  if (!ranks.alone() && !informational) {
+    // Every rank takes part from here: all go on only when each could plan its run.
+    if (!ranks.agree(!done, kSetupAgreement_s).value_or(false)) return done.value_or(kExitUsage);
+  }
+  if (done) return *done;
+  std::optional<int> requested_device;
+  if (options.device_given) requested_device = options.device;
+  const nlohmann::json rank_facts = place_rank(ranks, requested_device, options.device);
+  return run_matrix(options, plugins, matrix, ranks, rank_facts);
+}
+
+}  // namespace
+
+int run_harness(int argc, const char* const* argv, RankGroup& ranks) {
+  const std::vector<std::string> arguments = root_arguments(ranks, argc, argv);
+  if (ranks.alone()) return run_one_rank(arguments, ranks);
+  // Only the root speaks on stdout; the other ranks' tables and listings would repeat it.
+  if (!ranks.is_root()) std::cout.setstate(std::ios::badbit);
+  return run_one_rank(arguments, ranks);
 }
 
 }  // namespace plugbench

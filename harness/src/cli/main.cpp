@@ -8,6 +8,8 @@
 
 #include <exception>
 #include <iostream>
+#include <memory>
+#include <stdexcept>
 #include <string_view>
 
 int main(int argc, char** argv) {
@@ -21,7 +23,14 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "show") {
       return plugbench::run_show(argc - 1, argv + 1);
     }
-    return plugbench::run_harness(argc, argv);
+    std::unique_ptr<plugbench::RankGroup> ranks;
+    try {
+      ranks = plugbench::join_rank_group(&argc, &argv);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "harness: " << e.what() << "\n";
+      return plugbench::kExitUsage;
+    }
+    return plugbench::run_harness(argc, argv, *ranks);
   } catch (const std::exception& e) {
     std::cerr << "harness: internal error: " << e.what() << "\n";
     return plugbench::kExitOutputError;

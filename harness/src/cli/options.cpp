@@ -12,7 +12,8 @@ namespace {
 
 po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
                                          std::string& cache, std::string& host_memory,
-                                         std::string& isolation, int& repetitions) {
+                                         std::string& isolation, std::string& mpi_sync,
+                                         int& repetitions) {
   po::options_description selection("What to run");
   selection.add_options()("plugins,p",
                           po::value<std::string>(&list_options[0])->default_value("all"),
@@ -61,6 +62,16 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
       "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
       "run");
+  po::options_description ranks("MPI ranks (mpirun -np K harness ...; docs/mpi.md)");
+  ranks.add_options()(
+      "mpi-sync", po::value<std::string>(&mpi_sync)->default_value("lockstep"),
+      "lockstep: every rank starts each cell together, so shared memory, PCIe and network are "
+      "measured under the load of the whole job; none: each rank runs its cells alone (a "
+      "contention-free check of every GPU)")(
+      "per-rank", "besides the spread over the ranks, print every rank's own table")(
+      "outlier-threshold", po::value<double>(&o.outlier_threshold)->default_value(0.10),
+      "a rank whose median is slower than the ranks' median by more than this fraction (and "
+      "whose samples the U test tells apart, p < 0.05) is named slow");
   po::options_description output("Plugins and output");
   output.add_options()(
       "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
@@ -83,7 +94,7 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",
                                                                                        "this help");
   po::options_description all;
-  all.add(selection).add(measurement).add(isolation_options).add(output);
+  all.add(selection).add(measurement).add(isolation_options).add(ranks).add(output);
   return all;
 }
 
@@ -102,7 +113,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 std::string usage_text() {
   Options unused;
   std::vector<std::string> lists(4);
-  std::string cache, host_memory, isolation;
+  std::string cache, host_memory, isolation, mpi_sync;
   int repetitions = 0;
   std::ostringstream text;
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
@@ -115,24 +126,24 @@ std::string usage_text() {
           "  harness --plugins all --workload histogram\n"
           "  harness --list\n"
           "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
-       << describe_options(unused, lists, cache, host_memory, isolation, repetitions)
+       << describe_options(unused, lists, cache, host_memory, isolation, mpi_sync, repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
           "timeout, "
           "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
           "so far "
-          "are written, marked incomplete)\n";
+          "are written, marked incomplete), 6 every cell ok but an MPI rank was named slow\n";
   return text.str();
 }
 
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
-  std::string cache, host_memory, isolation;
+  std::string cache, host_memory, isolation, mpi_sync;
   int repetitions = 0;
   po::options_description description =
-      describe_options(o, lists, cache, host_memory, isolation, repetitions);
+      describe_options(o, lists, cache, host_memory, isolation, mpi_sync, repetitions);
   po::variables_map values;
   try {
     po::store(po::command_line_parser(argc, argv).options(description).run(), values);
@@ -166,6 +177,15 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--throttle-threshold must be a fraction from 0 (off) to below 1, e.g. 0.75");
   }
   if (o.device < 0) throw UsageError("--device cannot be negative");
+  o.device_given = !values["device"].defaulted();
+  o.per_rank = values.count("per-rank") > 0;
+  if (mpi_sync != "lockstep" && mpi_sync != "none") {
+    throw UsageError("--mpi-sync '" + mpi_sync + "' is not one of: lockstep, none");
+  }
+  o.mpi_lockstep = mpi_sync == "lockstep";
+  if (!(o.outlier_threshold > 0 && o.outlier_threshold < 10)) {
+    throw UsageError("--outlier-threshold must be a positive fraction, e.g. 0.10 for 10 %");
+  }
   if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
   if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
   const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);

@@ -39,6 +39,10 @@ struct Options {
   std::string baseline = "cpu_serial";
   bool baseline_given = false;  // named by the user: then it must exist
   int device = 0;
+  bool device_given = false;  // --device named: every rank uses it (else one GPU per local rank)
+  bool mpi_lockstep = true;   // --mpi-sync lockstep: the ranks start each cell together
+  bool per_rank = false;      // --per-rank: every rank's table too
+  double outlier_threshold = 0.10;
   IsolationMode isolation = IsolationMode::process;
   double timeout = 300;  // seconds per cell in a worker; 0: no limit
   int max_restarts = 3;  // worker replacements per plugin after crashes and timeouts

@@ -85,6 +85,7 @@ struct CellResult {
   std::optional<double> speedup;          // baseline median kernel time / this one
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
+  int rank = -1;         // the MPI rank that measured it; -1 in a run of one rank
 
   bool counts_as_error() const { return is_error_status(status); }
 };

@@ -52,6 +52,24 @@ std::string utc_timestamp() {
   return text;
 }
 
+namespace {
+std::optional<cpu_set_t>& cpu_confinement() {
+  static std::optional<cpu_set_t> cpus;
+  return cpus;
+}
+}  // namespace
+
+void confine_process_to_cpus(const std::vector<int>& cpus) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int cpu : cpus) {
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
+  }
+  if (CPU_COUNT(&mask) == 0) return;
+  cpu_confinement() = mask;
+  pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
+}
+
 std::optional<cpu_set_t> openmp_place_cpus() {
   const int places = omp_get_num_places();
   if (places <= 0) return std::nullopt;
@@ -63,6 +81,9 @@ std::optional<cpu_set_t> openmp_place_cpus() {
     for (int id : ids) {
       if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
     }
+  }
+  if (const std::optional<cpu_set_t>& confined = cpu_confinement()) {
+    CPU_AND(&cpus, &cpus, &*confined);
   }
   if (CPU_COUNT(&cpus) == 0) return std::nullopt;
   return cpus;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace plugbench {
 
@@ -20,6 +21,10 @@ nlohmann::json build_description();
 // before it bound the first thread to the first place (it does so at start-up when OMP_PROC_BIND
 // or OMP_PLACES is set). Nothing when there are no places, i.e. no binding.
 std::optional<cpu_set_t> openmp_place_cpus();
+
+// Confines the calling thread, and every process it starts from then on, to `cpus` (an MPI
+// rank's share of the host); the OpenMP places above are cut to them too.
+void confine_process_to_cpus(const std::vector<int>& cpus);
 
 // For its lifetime, the calling thread runs on every CPU of the OpenMP places, then on its own mask
 // again. A process spawned meanwhile inherits the wide mask: under OMP_PROC_BIND libgomp pins a

@@ -33,15 +33,6 @@ std::string verification_text(const CellResult& cell) {
   return "yes (" + format_scientific(v.error) + " <= " + format_scientific(v.tolerance) + ")";
 }
 
-std::string shape_text(const Shape& shape) {
-  if (shape.height > 1) {
-    return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " (" +
-           std::to_string(shape.n) + ")";
-  }
-  std::string count = describe_count(shape.n);
-  return count == std::to_string(shape.n) ? count : std::to_string(shape.n) + " (" + count + ")";
-}
-
 std::string flags_text(std::uint32_t flags) {
   std::string text;
   if (flags & PB_KERNEL_SYNCHRONIZES_HOST) text += " [syncs host]";
@@ -50,6 +41,15 @@ std::string flags_text(std::uint32_t flags) {
 }
 
 }  // namespace
+
+std::string shape_text(const Shape& shape) {
+  if (shape.height > 1) {
+    return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " (" +
+           std::to_string(shape.n) + ")";
+  }
+  std::string count = describe_count(shape.n);
+  return count == std::to_string(shape.n) ? count : std::to_string(shape.n) + " (" + count + ")";
+}
 
 std::string format_number(const std::optional<double>& value, int decimals) {
   return value && std::isfinite(*value) ? fixed(*value, decimals) : "";

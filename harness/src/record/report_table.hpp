@@ -27,6 +27,9 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
 
 void print_dry_run(std::ostream& out, const Matrix& matrix);
 
+// "1048576 (2^20)", or "7680x4320 (33177600)" for an image.
+std::string shape_text(const Shape& shape);
+
 // "1.234" with about four significant digits; "" (no value) for none.
 std::string format_ms(const std::optional<double>& ms);
 // `value` with `decimals` decimals; "" for none or a number that is not finite.

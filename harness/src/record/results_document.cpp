@@ -2,6 +2,7 @@
 #include "record/results_document.hpp"
 
 #include "record/host_info.hpp"
+#include "record/rank_table.hpp"
 #include "record/results_json.hpp"
 
 namespace plugbench {
@@ -20,7 +21,9 @@ nlohmann::json settings_json(const Options& options) {
           {"device", options.device},
           {"isolation", to_string(options.isolation)},
           {"timeout_s", options.timeout},
-          {"max_restarts", options.max_restarts}};
+          {"max_restarts", options.max_restarts},
+          {"mpi_sync", options.mpi_lockstep ? "lockstep" : "none"},
+          {"outlier_threshold", options.outlier_threshold}};
 }
 
 // The plugin as loaded, with the peaks its cells were held to and the CPUs its process could use.
@@ -48,7 +51,7 @@ nlohmann::json results_document(const RunRecord& run, const Options& options,
                                 const std::vector<Crossover>& crossovers) {
   nlohmann::json document;
   document["schema_version"] = kSchemaVersion;
-  document["complete"] = run.stopped_by_signal == 0;
+  document["complete"] = run.stopped_by_signal == 0 && !run.ranks_lost;
   if (run.stopped_by_signal != 0) document["interrupted_by_signal"] = run.stopped_by_signal;
   nlohmann::json& context = document["context"];
   context["time"] = utc_timestamp();
@@ -64,6 +67,17 @@ nlohmann::json results_document(const RunRecord& run, const Options& options,
   document["results"] = nlohmann::json::array();
   for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));
   document["crossover"] = crossover_json(crossovers);
+  if (!run.mpi.is_null()) {
+    context["mpi"] = run.mpi;
+    document["aggregates"] = nlohmann::json::array();
+    for (const RankSpread& spread : run.spreads) {
+      nlohmann::json aggregate = to_json(spread);
+      for (nlohmann::json& slow : aggregate["slow_ranks"]) {
+        slow.update(rank_identity(run.mpi, slow["rank"].get<int>()));
+      }
+      document["aggregates"].push_back(aggregate);
+    }
+  }
   return document;
 }
 

@@ -146,6 +146,7 @@ nlohmann::json to_json(const CellResult& cell) {
   j["speedup"] = optional_number(cell.speedup);
   j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
   j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
+  if (cell.rank >= 0) j["rank"] = cell.rank;
   if (cell.verification) {
     const Verification& v = *cell.verification;
     j["verification"] = {{"passed", v.passed},
@@ -278,6 +279,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.speedup = optional_from(j, "speedup");
   cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
+  if (j.contains("rank") && j["rank"].is_number_integer()) cell.rank = j["rank"];
   if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
     cell.verification = Verification{v.at("passed").get<bool>(),
                                      v.at("compared").get<std::string>(),

@@ -13,8 +13,9 @@
 
 namespace plugbench {
 
-// Bumped when a field changes meaning or is removed; adding fields keeps the version.
-constexpr int kSchemaVersion = 1;
+// Bumped when a field changes meaning or is removed; adding fields keeps the version. Version 2:
+// a run of several MPI ranks holds one cell per rank ("rank"), context.mpi and the aggregates.
+constexpr int kSchemaVersion = 2;
 
 nlohmann::json to_json(const TimeStats& stats);
 nlohmann::json to_json(const CellResult& cell);

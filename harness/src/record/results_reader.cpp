@@ -3,8 +3,6 @@
 
 #include "record/results_json.hpp"
 
-#include "record/results_json.hpp"
-
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -18,12 +16,13 @@
 namespace plugbench {
 namespace {
 
-// A step that rewrites a document of version v as version v + 1, keyed by v. There are none yet:
-// version 1 is the first. When a field changes meaning, kSchemaVersion goes up and a step from the
-// old version is added here, so that old files stay comparable.
+// A step that rewrites a document of version v as version v + 1, keyed by v. When a field changes
+// meaning, kSchemaVersion goes up and a step from the old version is added here, so that old files
+// stay comparable.
 using Migration = void (*)(nlohmann::json& document);
 const std::map<int, Migration>& migrations() {
-  static const std::map<int, Migration> steps;
+  // 1 -> 2: a version 1 file is a run of one rank, which version 2 writes the same way.
+  static const std::map<int, Migration> steps = {{1, [](nlohmann::json&) {}}};
   return steps;
 }
 
@@ -56,9 +55,8 @@ void migrate(nlohmann::json& document, const std::string& path) {
     auto migration = migrations().find(static_cast<int>(step));
     if (migration == migrations().end()) {
       refuse(path, "schema_version " + std::to_string(version) +
-                       " is older than any this harness reads (version " +
-                       std::to_string(kSchemaVersion) + " is the first it knows), and no " +
-                       "migration from it exists");
+                       " is older than any this harness reads (it reads versions 1 to " +
+                       std::to_string(kSchemaVersion) + ")");
     }
     migration->second(document);
     document["schema_version"] = step + 1;

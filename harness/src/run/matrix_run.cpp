@@ -6,13 +6,16 @@
 #include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
 #include "plan/sizes.hpp"
+#include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_document.hpp"
 #include "record/results_json.hpp"
+#include "run/rank_steps.hpp"
 #include "run/run_record.hpp"
 #include "run/stop_signal.hpp"
 
 #include <iostream>
+#include <map>
 
 namespace plugbench {
 namespace {
@@ -39,28 +42,71 @@ class Progress {
 };
 
 // One problem's cells, measured or decided, in the planned order. Stops early (returning what it
-// has) when a stop was asked for; the cell in flight then is dropped.
+// has) when a stop was asked for, or (lock-step) another rank stopped; the cell in flight then is
+// dropped. `stopped` says so.
 std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSource& source,
-                                        const RunSettings& settings, Progress& progress) {
+                                        const RunSettings& settings, Progress& progress,
+                                        RankMeetings& meetings, bool& stopped) {
   const ProblemSpec& spec = planned.spec;
   const std::string label =
       spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
   std::vector<CellResult> cells;
   for (const PlannedCell& planned_cell : planned.cells) {
-    if (stop_requested()) break;
     if (!planned_cell.status.empty()) {
       cells.push_back(decided_cell(spec, planned_cell));
       continue;
     }
+    if (!meetings.before_cell(!stopped && !stop_requested()) || stopped) {
+      stopped = true;
+      break;
+    }
     progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
     std::optional<CellResult> cell =
         source.run(*planned_cell.plugin, request_for(spec, planned_cell, settings));
-    if (!cell) break;
+    if (!cell) {
+      stopped = true;
+      if (meetings.lockstep()) continue;  // the next meeting tells the other ranks
+      break;
+    }
     cells.push_back(std::move(*cell));
   }
   source.problem_done();
   for (CellResult& cell : cells) cell.size_text = spec.size_text;
   return cells;
+}
+
+std::size_t cells_to_run(const PlannedProblem& planned) {
+  std::size_t count = 0;
+  for (const PlannedCell& cell : planned.cells) count += cell.status.empty() ? 1 : 0;
+  return count;
+}
+
+// rank -> host, from the ranks' facts.
+std::map<int, std::string> hosts_of(const nlohmann::json& mpi) {
+  std::map<int, std::string> hosts;
+  if (mpi.is_null()) return hosts;
+  for (const nlohmann::json& rank : mpi["ranks"]) hosts[rank["rank"].get<int>()] = rank["host"];
+  return hosts;
+}
+
+// The root's tables for one problem of a run of several ranks: the spread, then (--per-rank)
+// each rank's own table.
+void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
+                       const std::vector<CellResult>& cells, const std::vector<RankSpread>& spreads,
+                       const Options& options, const std::map<int, std::string>& hosts) {
+  const ProblemSpec& spec = planned.spec;
+  tables.write(
+      rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts));
+  if (!options.per_rank) return;
+  std::map<int, std::vector<CellResult>> by_rank;
+  for (const CellResult& cell : cells) by_rank[cell.rank].push_back(cell);
+  for (const auto& [rank, rank_cells] : by_rank) {
+    TextTable table = problem_table(spec.workload->name(), spec.distribution, spec.shape,
+                                    rank_cells, options.baseline);
+    table.title += "  rank " + std::to_string(rank);
+    table.context.push_back({"rank", std::to_string(rank)});
+    tables.write(table);
+  }
 }
 
 }  // namespace
@@ -87,52 +133,36 @@ int exit_code_for(const std::vector<CellResult>& cells) {
   return kExitOk;
 }
 
-int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
-               const Matrix& matrix) {
-  RunRecord run;
-  Progress progress(options.quiet, matrix.cells_to_run());
+namespace {
 
-  // Prepare: from here on a Ctrl-C still writes a results file.
-  install_stop_handlers();
-  warn_about_frequency_scaling(std::cerr);
-  progress.note("calibrating host memory bandwidth...");
-  run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
-  // A device plugin's device and peak come from its first session (in its worker, by default).
-  std::unique_ptr<CellSource> source = make_cell_source(
-      {options.isolation, options.device, options.timeout, options.max_restarts, stop_fd(), true},
-      [&run](const PluginRecord& plugin, const SessionFacts& facts) {
-        run.add_session_facts(plugin, facts, std::cerr);
-      });
-
-  // Measure, problem by problem; each problem's table as soon as its cells are in.
-  const RunSettings settings = run_settings_of(options);
-  TableWriter tables(std::cout, options.format);
-  for (const PlannedProblem& planned : matrix.problems) {
-    if (stop_requested()) break;
-    std::vector<CellResult> cells = measure_problem(planned, *source, settings, progress);
-    derive_figures(cells, options.baseline, run.peaks_by_plugin);
-    progress.finish();
-    const ProblemSpec& spec = planned.spec;
-    tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
-                               options.baseline));
-    run.cells.insert(run.cells.end(), cells.begin(), cells.end());
-  }
-  progress.finish();
-  source.reset();  // every worker closed (or, after a stop signal, already stopped)
-  run.stopped_by_signal = stop_signal_number();
-
-  // Report: with --format csv, stdout holds the cells alone, so the rest goes to stderr.
+// The end of a run, at the root: the summary, the slow ranks, the crossover, the results file.
+int report_and_record(RunRecord& run, const Options& options,
+                      const std::vector<PluginRecord>& plugins,
+                      const std::map<int, std::string>& hosts) {
+  const bool several_ranks = !run.mpi.is_null();
+  // With --format csv, stdout holds the cells alone, so the rest goes to stderr.
   const bool csv = options.format == OutputFormat::csv;
   std::ostream& text = csv ? std::cerr : std::cout;
   if (run.stopped_by_signal != 0) {
     std::cerr << "harness: interrupted by signal " << run.stopped_by_signal
               << "; writing the cells finished so far\n";
   }
-  text << "\n" << cell_summary(run.cells) << "\n";
+  if (run.ranks_lost) {
+    std::cerr << "harness: a rank stopped answering; writing the cells this rank has\n";
+  }
+  text << "\n" << cell_summary(run.cells) << (several_ranks ? " (every rank's cells)" : "") << "\n";
+  bool slow_ranks = false;
+  if (several_ranks) {
+    describe_rank_sharing(run.mpi, options.mpi_lockstep, text);
+    slow_ranks = report_slow_ranks(run.spreads, hosts, text);
+  }
   std::vector<Crossover> crossovers =
-      report_crossover(run.cells, text, csv ? OutputFormat::console : options.format);
+      report_crossover(several_ranks ? collapse_ranks(run.cells) : run.cells, text,
+                       csv ? OutputFormat::console : options.format);
 
-  // Record.
+  int exit_code = run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
+  if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
+  if (exit_code == kExitOk && slow_ranks) exit_code = kExitSlowRank;
   if (options.write_json) {
     const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
     try {
@@ -143,7 +173,101 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       return kExitOutputError;
     }
   }
-  return run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
+  return exit_code;
+}
+
+}  // namespace
+
+int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
+               const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts) {
+  RunRecord run;
+  const bool root = ranks.is_root();
+  if (!ranks.alone()) {
+    if (std::string difference = plan_difference(ranks, matrix); !difference.empty()) {
+      if (root) {
+        std::cerr << "harness: the ranks planned different matrices (every rank must see the "
+                     "same plugins and kernels; check each host's plugin folders):\n"
+                  << difference;
+      }
+      return kExitUsage;
+    }
+  }
+  Progress progress(options.quiet || !root, matrix.cells_to_run());
+
+  // Prepare: from here on a Ctrl-C still writes a results file.
+  install_stop_handlers();
+  if (root) warn_about_frequency_scaling(std::cerr);
+  progress.note("calibrating host memory bandwidth...");
+  run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
+  // A device plugin's device and peak come from its first session (in its worker, by default).
+  std::unique_ptr<CellSource> source = make_cell_source(
+      {options.isolation, options.device, options.timeout, options.max_restarts, stop_fd(), true},
+      [&run](const PluginRecord& plugin, const SessionFacts& facts) {
+        run.add_session_facts(plugin, facts, std::cerr);
+      });
+
+  // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
+  const RunSettings settings = run_settings_of(options);
+  TableWriter tables(std::cout, options.format);
+  RankMeetings meetings(ranks, options.mpi_lockstep, options.timeout);
+  std::map<int, std::string> hosts;
+  if (!ranks.alone()) {
+    run.mpi = {{"ranks", gather_facts(ranks, rank_facts)}};
+    hosts = hosts_of(run.mpi);
+  }
+  bool stopped = false;
+  for (const PlannedProblem& planned : matrix.problems) {
+    std::vector<CellResult> cells =
+        measure_problem(planned, *source, settings, progress, meetings, stopped);
+    derive_figures(cells, options.baseline, run.peaks_by_plugin);
+    progress.finish();
+    if (!meetings.after_problem(!stopped && !stop_requested(), cells_to_run(planned))) {
+      stopped = true;
+    }
+    if (meetings.lost()) {  // the root keeps its own cells; the others' are out of reach
+      for (CellResult& cell : cells) cell.rank = ranks.place().rank;
+      run.cells.insert(run.cells.end(), cells.begin(), cells.end());
+      break;
+    }
+    if (!ranks.alone()) {
+      for (CellResult& cell : cells) cell.rank = ranks.place().rank;
+      cells = gather_cells(ranks, cells);
+    }
+    if (root && !cells.empty()) {
+      const ProblemSpec& spec = planned.spec;
+      if (ranks.alone()) {
+        tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
+                                   options.baseline));
+      } else {
+        std::vector<RankSpread> spreads = spread_over_ranks(cells, options.outlier_threshold);
+        write_rank_tables(tables, planned, cells, spreads, options, hosts);
+        run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
+      }
+    }
+    run.cells.insert(run.cells.end(), cells.begin(), cells.end());
+    if (stopped) break;
+  }
+  progress.finish();
+  source.reset();  // every worker closed (or, after a stop signal, already stopped)
+  run.stopped_by_signal = stop_signal_number();
+  run.ranks_lost = meetings.lost();
+  if (!ranks.alone() && !run.ranks_lost) {
+    // Each rank's devices and peaks, known once its plugins' sessions opened.
+    nlohmann::json measured = {{"devices", run.devices}, {"peaks", nlohmann::json::array()}};
+    for (const PeakBandwidth& peak : run.peaks) measured["peaks"].push_back(to_json(peak));
+    nlohmann::json all = gather_facts(ranks, measured);
+    if (root) {
+      for (std::size_t r = 0; r < all.size(); ++r) {
+        run.mpi["ranks"][r]["devices"] = all[r]["devices"];
+        run.mpi["ranks"][r]["peaks"] = all[r]["peaks"];
+      }
+    }
+  }
+  int exit_code = root ? report_and_record(run, options, plugins, hosts) : kExitOk;
+  if (run.ranks_lost) ranks.abort_job(exit_code);
+  // Every rank ends with the root's verdict, so that the launcher's exit status is the run's.
+  if (!ranks.alone()) exit_code = std::stoi(ranks.broadcast(std::to_string(exit_code)));
+  return exit_code;
 }
 
 }  // namespace plugbench

@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
+#include "ranks/rank_group.hpp"
 #include "run/cell_source.hpp"
 
 #include <vector>
@@ -23,8 +24,10 @@ CellResult decided_cell(const ProblemSpec& spec, const PlannedCell& planned);
 // else 1 when one failed verification, else 0.
 int exit_code_for(const std::vector<CellResult>& cells);
 
-// Runs `matrix` and returns the harness's exit code (exit_codes.hpp).
+// Runs `matrix` on this rank of `ranks` (with the other ranks, when there are several; the root
+// reports and writes the results) and returns the harness's exit code (exit_codes.hpp), the same
+// on every rank. `rank_facts`: this rank's placement (rank_placement.hpp); unused alone.
 int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
-               const Matrix& matrix);
+               const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts);
 
 }  // namespace plugbench

@@ -3,6 +3,7 @@
 // document and the end-of-run report are made from it.
 #pragma once
 
+#include "analyze/rank_spread.hpp"
 #include "load/plugin_loader.hpp"
 #include "measure/calibration.hpp"
 #include "measure/cell_result.hpp"
@@ -22,8 +23,12 @@ struct RunRecord {
   std::map<std::string, std::vector<PeakBandwidth>> peaks_by_plugin;  // the peaks a cell is held to
   std::map<std::string, nlohmann::json> process_by_plugin;  // the CPUs its cells could use
   nlohmann::json devices = nlohmann::json::array();         // as reported by each device plugin
-  std::vector<CellResult> cells;
-  int stopped_by_signal = 0;  // 0: the run reached its end
+  std::vector<CellResult> cells;  // in a run of several ranks: every rank's, with its rank
+  int stopped_by_signal = 0;      // 0: the run reached its end
+  // A run of several ranks: context.mpi (null for a run of one rank) and each cell's spread.
+  nlohmann::json mpi;
+  std::vector<RankSpread> spreads;
+  bool ranks_lost = false;  // a rank stopped answering: the file holds what the root had
 
   // The host's peaks, held to by every available host plugin among `plugins`.
   void add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,

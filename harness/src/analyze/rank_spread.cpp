@@ -1,0 +1,200 @@
+// rank_spread.cpp: per-cell figures over the ranks of a run, and the slow-rank rule.
+#include "analyze/rank_spread.hpp"
+
+#include "analyze/mann_whitney.hpp"
+#include "record/results_json.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace plugbench {
+namespace {
+
+constexpr double kSignificance = 0.05;
+constexpr int kRanksForIqr = 5;
+
+using Identity = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t, std::uint64_t,
+                            std::string, std::string>;
+
+Identity identity_of(const CellResult& cell) {
+  return {cell.workload,     cell.distribution, cell.shape.n, cell.shape.width,
+          cell.shape.height, cell.plugin,       cell.variant};
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The quantile by linear interpolation between order statistics (numpy's default).
+double quantile(std::vector<double> values, double q) {
+  std::sort(values.begin(), values.end());
+  const double position = q * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+}
+
+// Severity order for a cell's status over its ranks: the worst rank's status stands for all.
+int severity(const std::string& cell_status) {
+  if (cell_status == status::ok) return 0;
+  if (cell_status == status::unsupported || cell_status == status::unavailable) return 1;
+  if (cell_status == status::failed) return 2;
+  return 3;
+}
+
+std::vector<std::vector<const CellResult*>> grouped(const std::vector<CellResult>& cells) {
+  std::map<Identity, std::size_t> index;
+  std::vector<std::vector<const CellResult*>> groups;
+  for (const CellResult& cell : cells) {
+    auto [it, added] = index.emplace(identity_of(cell), groups.size());
+    if (added) groups.emplace_back();
+    groups[it->second].push_back(&cell);
+  }
+  for (auto& group : groups) {
+    std::sort(group.begin(), group.end(),
+              [](const CellResult* a, const CellResult* b) { return a->rank < b->rank; });
+  }
+  return groups;
+}
+
+void find_slow_ranks(RankSpread& spread, const std::vector<const CellResult*>& ok,
+                     double threshold) {
+  std::vector<double> medians;
+  for (const CellResult* cell : ok) medians.push_back(cell->kernel->median_ms);
+  const double middle = median_of(medians);
+  const bool iqr_applies = static_cast<int>(ok.size()) >= kRanksForIqr;
+  const double q1 = iqr_applies ? quantile(medians, 0.25) : 0;
+  const double q3 = iqr_applies ? quantile(medians, 0.75) : 0;
+  const double iqr_fence = q3 + 1.5 * (q3 - q1);
+  for (const CellResult* cell : ok) {
+    const double median = cell->kernel->median_ms;
+    const double slower_by = middle > 0 ? median / middle - 1 : 0;
+    std::string rule;
+    if (slower_by > threshold) {
+      rule = "threshold";
+    } else if (iqr_applies && median > iqr_fence && slower_by > 0) {
+      rule = "iqr";
+    }
+    if (rule.empty()) continue;
+    std::vector<double> others;
+    for (const CellResult* other : ok) {
+      if (other == cell) continue;
+      others.insert(others.end(), other->kernel->samples_ms.begin(),
+                    other->kernel->samples_ms.end());
+    }
+    const double p = mann_whitney_u(cell->kernel->samples_ms, others).p_value;
+    if (p < kSignificance) spread.slow.push_back({cell->rank, slower_by, p, rule});
+  }
+}
+
+RankSpread spread_of(const std::vector<const CellResult*>& group, double threshold) {
+  RankSpread spread;
+  spread.cell = *group.front();
+  spread.cell.rank = -1;
+  spread.ranks = static_cast<int>(group.size());
+  std::vector<const CellResult*> ok;
+  double gbps_sum = 0;
+  bool every_ok_has_gbps = true;
+  for (const CellResult* cell : group) {
+    spread.statuses.push_back(cell->status);
+    if (severity(cell->status) > severity(spread.cell.status)) {
+      spread.cell.status = cell->status;
+      spread.cell.message = "rank " + std::to_string(cell->rank) + ": " + cell->message;
+    }
+    if (cell->status == status::ok && cell->kernel) {
+      ok.push_back(cell);
+      if (cell->gbps) {
+        gbps_sum += *cell->gbps;
+      } else {
+        every_ok_has_gbps = false;
+      }
+    }
+  }
+  spread.ranks_ok = static_cast<int>(ok.size());
+  if (ok.empty()) return spread;
+  std::vector<double> medians;
+  for (const CellResult* cell : ok) medians.push_back(cell->kernel->median_ms);
+  spread.min_ms = *std::min_element(medians.begin(), medians.end());
+  spread.max_ms = *std::max_element(medians.begin(), medians.end());
+  spread.median_ms = median_of(medians);
+  if (*spread.min_ms > 0) spread.imbalance = *spread.max_ms / *spread.min_ms;
+  if (every_ok_has_gbps) spread.aggregate_gbps = gbps_sum;
+  if (ok.size() >= 2) find_slow_ranks(spread, ok, threshold);
+  return spread;
+}
+
+}  // namespace
+
+std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, double threshold) {
+  std::vector<RankSpread> spreads;
+  for (const auto& group : grouped(cells)) spreads.push_back(spread_of(group, threshold));
+  return spreads;
+}
+
+std::vector<CellResult> collapse_ranks(const std::vector<CellResult>& cells) {
+  std::vector<CellResult> collapsed;
+  for (const auto& group : grouped(cells)) {
+    if (group.size() == 1) {
+      collapsed.push_back(*group.front());
+      continue;
+    }
+    RankSpread spread = spread_of(group, 1.0);
+    CellResult cell = spread.cell;
+    if (spread.ranks_ok == spread.ranks && spread.median_ms) {
+      TimeStats pooled = *group.front()->kernel;
+      pooled.samples_ms.clear();
+      for (const CellResult* rank_cell : group) {
+        pooled.samples_ms.insert(pooled.samples_ms.end(), rank_cell->kernel->samples_ms.begin(),
+                                 rank_cell->kernel->samples_ms.end());
+      }
+      pooled.median_ms = *spread.median_ms;
+      pooled.min_ms = *spread.min_ms;
+      pooled.max_ms = *spread.max_ms;
+      pooled.repetitions = static_cast<int>(pooled.samples_ms.size());
+      cell.kernel = pooled;
+      cell.gbps = spread.aggregate_gbps;
+    } else {
+      cell.kernel.reset();
+      cell.gbps.reset();
+    }
+    collapsed.push_back(std::move(cell));
+  }
+  return collapsed;
+}
+
+nlohmann::json to_json(const RankSpread& spread) {
+  auto number = [](const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+  };
+  nlohmann::json entry = {
+      {"workload", spread.cell.workload},
+      {"plugin", spread.cell.plugin},
+      {"variant", spread.cell.variant},
+      {"distribution", spread.cell.distribution},
+      {"n", spread.cell.shape.n},
+      {"shape", {{"width", spread.cell.shape.width}, {"height", spread.cell.shape.height}}},
+      {"size", spread.cell.size_text},
+      {"status", spread.cell.status},
+      {"ranks", spread.ranks},
+      {"ranks_ok", spread.ranks_ok},
+      {"statuses", spread.statuses},
+      {"median_ms",
+       {{"min", number(spread.min_ms)},
+        {"median", number(spread.median_ms)},
+        {"max", number(spread.max_ms)}}},
+      {"imbalance", number(spread.imbalance)},
+      {"aggregate_gbps", number(spread.aggregate_gbps)},
+      {"slow_ranks", nlohmann::json::array()}};
+  for (const SlowRank& slow : spread.slow) {
+    entry["slow_ranks"].push_back({{"rank", slow.rank},
+                                   {"slower_by", slow.slower_by},
+                                   {"p_value", slow.p_value},
+                                   {"rule", slow.rule}});
+  }
+  return entry;
+}
+
+}  // namespace plugbench

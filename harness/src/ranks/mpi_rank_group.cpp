@@ -1,0 +1,141 @@
+// mpi_rank_group.cpp: the ranks of MPI_COMM_WORLD (built only where CMake found MPI).
+#include "ranks/rank_group.hpp"
+
+// The C API only: the deprecated C++ bindings need a library of their own.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <chrono>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+namespace plugbench {
+namespace {
+
+// Waits for `request` for at most `timeout_s` (0: no limit), polling so that a rank whose
+// partner never arrives can give up. True when it completed.
+bool wait_bounded(MPI_Request& request, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return true;
+    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+class MpiRankGroup final : public RankGroup {
+ public:
+  MpiRankGroup(int* argc, char*** argv) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+      int provided = 0;
+      // Only the main thread calls MPI; the workers are separate processes that never do.
+      MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+      owns_mpi_ = true;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &place_.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &place_.ranks);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, place_.rank, MPI_INFO_NULL, &host_);
+    MPI_Comm_rank(host_, &place_.local_rank);
+    MPI_Comm_size(host_, &place_.local_ranks);
+  }
+
+  ~MpiRankGroup() override {
+    if (host_ != MPI_COMM_NULL) MPI_Comm_free(&host_);
+    if (owns_mpi_) MPI_Finalize();
+  }
+
+  std::optional<bool> agree(bool go, double timeout_s) override {
+    int mine = go ? 1 : 0, all = 0;
+    MPI_Request request;
+    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
+    if (!wait_bounded(request, timeout_s)) return std::nullopt;
+    return all == 1;
+  }
+
+  std::string broadcast(const std::string& text) override {
+    unsigned long long size = text.size();
+    MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    std::string result = is_root() ? text : std::string(size, '\0');
+    broadcast_bytes(result.data(), size);
+    return result;
+  }
+
+  std::vector<std::string> gather(const std::string& text) override {
+    return gather_over(MPI_COMM_WORLD, text, place_.rank == 0, place_.ranks);
+  }
+
+  std::vector<std::string> gather_on_host(const std::string& text) override {
+    std::vector<std::string> all =
+        gather_over(host_, text, place_.local_rank == 0, place_.local_ranks);
+    // Spread to every rank of the host, one text at a time (a host holds a few ranks).
+    std::vector<std::string> result(static_cast<std::size_t>(place_.local_ranks));
+    for (int r = 0; r < place_.local_ranks; ++r) {
+      unsigned long long size = place_.local_rank == 0 ? all[r].size() : 0;
+      MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, host_);
+      result[r] = place_.local_rank == 0 ? all[r] : std::string(size, '\0');
+      MPI_Bcast(result[r].data(), static_cast<int>(size), MPI_CHAR, 0, host_);
+    }
+    return result;
+  }
+
+  [[noreturn]] void abort_job(int exit_code) override {
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
+    std::exit(exit_code);
+  }
+
+ private:
+  // MPI counts are ints: a large text goes in pieces.
+  void broadcast_bytes(char* data, unsigned long long size) {
+    constexpr unsigned long long kPiece = 1ull << 30;
+    for (unsigned long long offset = 0; offset < size; offset += kPiece) {
+      const int count = static_cast<int>(std::min(kPiece, size - offset));
+      MPI_Bcast(data + offset, count, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+  }
+
+  static std::vector<std::string> gather_over(MPI_Comm comm, const std::string& text, bool root,
+                                              int members) {
+    const unsigned long long size = text.size();
+    std::vector<unsigned long long> sizes(root ? static_cast<std::size_t>(members) : 0);
+    MPI_Gather(&size, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    // Each rank's text in turn, point to point: no displacement overflows an int.
+    std::vector<std::string> texts(sizes.size());
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+    constexpr unsigned long long kPiece = 1ull << 30;
+    if (root) {
+      texts[0] = text;
+      for (int r = 1; r < members; ++r) {
+        texts[r].resize(sizes[r]);
+        for (unsigned long long offset = 0; offset < sizes[r]; offset += kPiece) {
+          const int count = static_cast<int>(std::min(kPiece, sizes[r] - offset));
+          MPI_Recv(texts[r].data() + offset, count, MPI_CHAR, r, 0, comm, MPI_STATUS_IGNORE);
+        }
+      }
+    } else {
+      for (unsigned long long offset = 0; offset < size; offset += kPiece) {
+        const int count = static_cast<int>(std::min(kPiece, size - offset));
+        MPI_Send(text.data() + offset, count, MPI_CHAR, 0, 0, comm);
+      }
+    }
+    return texts;
+  }
+
+  MPI_Comm host_ = MPI_COMM_NULL;
+  bool owns_mpi_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<RankGroup> join_mpi_rank_group(int* argc, char*** argv) {
+  return std::make_unique<MpiRankGroup>(argc, argv);
+}
+
+}  // namespace plugbench

@@ -1,0 +1,125 @@
+// rank_placement.cpp: a rank's GPU and CPUs.
+#include "ranks/rank_placement.hpp"
+
+#include "record/host_info.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace plugbench {
+
+int visible_gpu_count(const char* cuda_visible_devices, const std::string& driver_gpus_folder) {
+  if (cuda_visible_devices) {
+    // CUDA stops at the first entry that names no device: "-1", "" and "NoDevFiles" hide all.
+    int count = 0;
+    std::stringstream entries(cuda_visible_devices);
+    for (std::string entry; std::getline(entries, entry, ',');) {
+      const bool index = !entry.empty() && std::all_of(entry.begin(), entry.end(), ::isdigit);
+      const bool uuid = entry.rfind("GPU-", 0) == 0 || entry.rfind("MIG-", 0) == 0;
+      if (!index && !uuid) break;
+      ++count;
+    }
+    return count;
+  }
+  std::error_code error;
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(driver_gpus_folder, error)) {
+    if (entry.is_directory(error)) ++count;
+  }
+  return count;
+}
+
+int visible_gpu_count() {
+  return visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), "/proc/driver/nvidia/gpus");
+}
+
+int device_for_rank(int local_rank, int visible_gpus, std::optional<int> requested) {
+  if (requested) return *requested;
+  return visible_gpus > 1 ? local_rank % visible_gpus : 0;
+}
+
+std::vector<int> cpu_share(const std::vector<std::vector<int>>& host_masks, int local_rank) {
+  const std::vector<int>& mine = host_masks.at(static_cast<std::size_t>(local_rank));
+  std::set<int> all;
+  std::size_t listed = 0;
+  for (const std::vector<int>& mask : host_masks) {
+    all.insert(mask.begin(), mask.end());
+    listed += mask.size();
+  }
+  if (listed == all.size()) return mine;  // disjoint: the launcher placed each rank
+  const std::vector<int> cpus(all.begin(), all.end());
+  const std::size_t ranks = host_masks.size(), rank = static_cast<std::size_t>(local_rank);
+  if (cpus.size() < ranks) return {cpus[rank % cpus.size()]};
+  const std::size_t begin = rank * cpus.size() / ranks, end = (rank + 1) * cpus.size() / ranks;
+  return {cpus.begin() + static_cast<std::ptrdiff_t>(begin),
+          cpus.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+std::vector<int> process_cpus() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &mask)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+std::string cpu_list_text(const std::vector<int>& cpus) {
+  std::string text;
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!text.empty()) text += ",";
+    text += std::to_string(cpus[i]);
+    if (j > i) text += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+std::vector<int> cpus_from_text(const std::string& text) {
+  std::vector<int> cpus;
+  std::stringstream ranges(text);
+  for (std::string range; std::getline(ranges, range, ',');) {
+    const std::size_t dash = range.find('-');
+    const int first = std::atoi(range.substr(0, dash).c_str());
+    const int last = dash == std::string::npos ? first : std::atoi(range.substr(dash + 1).c_str());
+    for (int cpu = first; cpu <= last; ++cpu) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+nlohmann::json place_rank(RankGroup& ranks, std::optional<int> requested_device, int& device) {
+  const RankPlace& place = ranks.place();
+  const int visible = visible_gpu_count();
+  device = device_for_rank(place.local_rank, visible, requested_device);
+  std::string chosen_by = requested_device ? "--device"
+                          : visible > 1    ? "local rank % visible GPUs"
+                                           : "the only visible GPU (or none)";
+
+  std::vector<std::vector<int>> host_masks;
+  for (const std::string& text : ranks.gather_on_host(cpu_list_text(process_cpus()))) {
+    host_masks.push_back(cpus_from_text(text));
+  }
+  const std::vector<int> share = cpu_share(host_masks, place.local_rank);
+  if (share != process_cpus()) confine_process_to_cpus(share);
+
+  return {{"rank", place.rank},
+          {"host", host_name()},
+          {"local_rank", place.local_rank},
+          {"local_ranks", place.local_ranks},
+          {"visible_gpus", visible},
+          {"device", device},
+          {"device_chosen_by", chosen_by},
+          {"cpus", cpu_list_text(share)},
+          {"cpu_count", share.size()}};
+}
+
+}  // namespace plugbench

@@ -1,0 +1,134 @@
+// rank_table.cpp: the per-problem table of a run of several ranks.
+#include "record/rank_table.hpp"
+
+#include "record/report_table.hpp"
+
+#include <cstdio>
+
+namespace plugbench {
+
+std::string slow_rank_text(const SlowRank& slow, const std::map<int, std::string>& hosts) {
+  char figures[96];
+  std::snprintf(figures, sizeof figures, " %.1f %% slower (p %.3g, %s)", 100 * slow.slower_by,
+                slow.p_value, slow.rule.c_str());
+  auto host = hosts.find(slow.rank);
+  return "rank " + std::to_string(slow.rank) +
+         (host != hosts.end() ? " (" + host->second + ")" : "") + figures;
+}
+
+TextTable rank_spread_table(const std::string& workload, const std::string& distribution,
+                            const Shape& shape, const std::vector<RankSpread>& spreads,
+                            const std::map<int, std::string>& hosts) {
+  TextTable table;
+  const int ranks = spreads.empty() ? 0 : spreads.front().ranks;
+  table.title = workload + "  n = " + shape_text(shape) + "  distribution " + distribution +
+                "  over " + std::to_string(ranks) + " ranks";
+  table.context = {
+      {"workload", workload}, {"n", std::to_string(shape.n)}, {"distribution", distribution}};
+  table.columns = {{"plugin", "plugin", true},        {"variant", "variant", true},
+                   {"ranks ok", "ranks_ok"},          {"median ms", "median_of_medians_ms"},
+                   {"fastest ms", "fastest_rank_ms"}, {"slowest ms", "slowest_rank_ms"},
+                   {"imbalance", "imbalance"},        {"sum GB/s", "aggregate_gbps"},
+                   {"slow ranks", "slow_ranks", true}};
+  for (const RankSpread& spread : spreads) {
+    TableRow row;
+    row.cells = {spread.cell.plugin, spread.cell.variant};
+    if (!spread.median_ms) {
+      row.note = spread.cell.status + ": " + spread.cell.message;
+      table.rows.push_back(row);
+      continue;
+    }
+    std::string slow;
+    for (const SlowRank& s : spread.slow)
+      slow += (slow.empty() ? "" : "; ") + slow_rank_text(s, hosts);
+    row.cells.insert(row.cells.end(),
+                     {std::to_string(spread.ranks_ok) + "/" + std::to_string(spread.ranks),
+                      format_ms(spread.median_ms), format_ms(spread.min_ms),
+                      format_ms(spread.max_ms), format_number(spread.imbalance, 3),
+                      format_rate(spread.aggregate_gbps), slow.empty() ? "none" : slow});
+    table.rows.push_back(row);
+    if (spread.ranks_ok < spread.ranks) {
+      table.notes.push_back(spread.cell.plugin + "/" + spread.cell.variant + ": " +
+                            spread.cell.status + " on a rank: " + spread.cell.message);
+    }
+  }
+  return table;
+}
+
+namespace {
+
+std::string first_gpu_uuid(const nlohmann::json& rank) {
+  if (!rank.contains("devices") || !rank["devices"].is_array()) return "";
+  for (const nlohmann::json& device : rank["devices"]) {
+    if (device.contains("uuid") && device["uuid"].is_string() && !device["uuid"].empty()) {
+      return device["uuid"];
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out) {
+  const nlohmann::json& ranks = mpi["ranks"];
+  mpi["sync"] = lockstep ? "lockstep" : "none";
+  mpi["rank_count"] = ranks.size();
+  std::map<std::pair<std::string, std::string>, std::vector<int>> by_gpu;
+  std::map<std::string, int> per_host;
+  for (const nlohmann::json& rank : ranks) {
+    ++per_host[rank.value("host", "")];
+    if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
+      by_gpu[{rank.value("host", ""), uuid}].push_back(rank.value("rank", 0));
+    }
+  }
+  out << "ranks: " << ranks.size() << " on " << per_host.size()
+      << (per_host.size() == 1 ? " host" : " hosts") << ", "
+      << (lockstep ? "in lock-step (each cell started together)"
+                   : "each on its own (--mpi-sync none)")
+      << "\n";
+  for (const nlohmann::json& rank : ranks) {
+    out << "  rank " << rank.value("rank", 0) << ": " << rank.value("host", "") << ", CPUs "
+        << rank.value("cpus", "") << ", device " << rank.value("device", 0);
+    if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) out << " (" << uuid << ")";
+    out << "\n";
+  }
+  mpi["shared_gpus"] = nlohmann::json::array();
+  for (const auto& [where, sharing] : by_gpu) {
+    if (sharing.size() < 2) continue;
+    mpi["shared_gpus"].push_back(
+        {{"host", where.first}, {"uuid", where.second}, {"ranks", sharing}});
+    out << "  ranks";
+    for (int rank : sharing) out << " " << rank;
+    out << " share GPU " << where.second << " on " << where.first
+        << ": their figures are those of a shared GPU\n";
+  }
+}
+
+bool report_slow_ranks(const std::vector<RankSpread>& spreads,
+                       const std::map<int, std::string>& hosts, std::ostream& out) {
+  bool any = false;
+  for (const RankSpread& spread : spreads) {
+    for (const SlowRank& slow : spread.slow) {
+      if (!any) out << "slow ranks:\n";
+      any = true;
+      out << "  " << spread.cell.workload << " " << spread.cell.distribution
+          << " n=" << spread.cell.shape.n << " " << spread.cell.plugin << "/" << spread.cell.variant
+          << ": " << slow_rank_text(slow, hosts) << "\n";
+    }
+  }
+  return any;
+}
+
+nlohmann::json rank_identity(const nlohmann::json& mpi, int rank) {
+  nlohmann::json identity = {{"host", nullptr}, {"gpu_uuid", nullptr}, {"device", nullptr}};
+  if (!mpi.contains("ranks")) return identity;
+  for (const nlohmann::json& entry : mpi["ranks"]) {
+    if (entry.value("rank", -1) != rank) continue;
+    identity["host"] = entry.value("host", "");
+    identity["device"] = entry.value("device", 0);
+    if (std::string uuid = first_gpu_uuid(entry); !uuid.empty()) identity["gpu_uuid"] = uuid;
+  }
+  return identity;
+}
+
+}  // namespace plugbench

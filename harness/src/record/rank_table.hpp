@@ -1,0 +1,38 @@
+// rank_table.hpp: one problem of an MPI run as people read it: per cell the spread over the ranks
+// (median of the ranks' medians, fastest, slowest, imbalance), the bandwidth of all ranks at once,
+// and the slow ranks named.
+#pragma once
+
+#include "analyze/rank_spread.hpp"
+#include "record/text_table.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// `hosts`: rank -> host name, to name a slow rank's host.
+TextTable rank_spread_table(const std::string& workload, const std::string& distribution,
+                            const Shape& shape, const std::vector<RankSpread>& spreads,
+                            const std::map<int, std::string>& hosts);
+
+// "rank 1 (node7) 23.5 % slower (p 0.001)".
+std::string slow_rank_text(const SlowRank& slow, const std::map<int, std::string>& hosts);
+
+// The run's ranks in a line or two on `out`: hosts, devices, CPU shares, and ranks that share a
+// GPU (allowed, but their figures are a shared GPU's). Adds "sync", "rank_count" and
+// "shared_gpus" to `mpi` (context.mpi of the results).
+void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out);
+
+// Lists every slow rank of the run on `out` (nothing when there is none); true when there is one.
+bool report_slow_ranks(const std::vector<RankSpread>& spreads,
+                       const std::map<int, std::string>& hosts, std::ostream& out);
+
+// A rank's host and GPU (UUID, device index) from context.mpi, for a slow rank's entry.
+nlohmann::json rank_identity(const nlohmann::json& mpi, int rank);
+
+}  // namespace plugbench

@@ -1,0 +1,106 @@
+// rank_steps.cpp: plan checks, meetings and gathering for a run of several ranks.
+#include "run/rank_steps.hpp"
+
+#include "record/results_json.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace plugbench {
+namespace {
+
+// A wait for the other ranks allows this long past the longest cell they may be in.
+constexpr double kMeetingSlack_s = 60;
+
+}  // namespace
+
+std::string plan_fingerprint(const Matrix& matrix) {
+  std::string text;
+  for (const PlannedProblem& problem : matrix.problems) {
+    const ProblemSpec& spec = problem.spec;
+    for (const PlannedCell& cell : problem.cells) {
+      text += spec.workload->name() + " " + spec.distribution +
+              " n=" + std::to_string(spec.shape.n) + " " + cell.plugin->name + "/" +
+              (cell.kernel ? cell.kernel->variant : "") +
+              (cell.status.empty() ? "" : " (" + cell.status + ")") + "\n";
+    }
+  }
+  return text;
+}
+
+std::string plan_difference(RankGroup& ranks, const Matrix& matrix) {
+  std::vector<std::string> plans = ranks.gather(plan_fingerprint(matrix));
+  std::string difference;
+  for (std::size_t r = 1; r < plans.size(); ++r) {
+    if (plans[r] == plans[0]) continue;
+    std::istringstream mine(plans[r]), root(plans[0]);
+    std::string mine_line, root_line;
+    while (true) {
+      const bool more_mine = static_cast<bool>(std::getline(mine, mine_line));
+      const bool more_root = static_cast<bool>(std::getline(root, root_line));
+      if (!more_mine) mine_line = "(nothing)";
+      if (!more_root) root_line = "(nothing)";
+      if (mine_line != root_line || !more_mine || !more_root) break;
+    }
+    difference += "rank " + std::to_string(r) + " plans '" + mine_line + "' where rank 0 plans '" +
+                  root_line + "'\n";
+  }
+  return ranks.broadcast(difference);
+}
+
+RankMeetings::RankMeetings(RankGroup& ranks, bool lockstep, double cell_timeout_s)
+    : ranks_(ranks), lockstep_(lockstep), cell_timeout_s_(cell_timeout_s) {}
+
+bool RankMeetings::meet(bool go, double timeout_s, const std::string& where) {
+  if (ranks_.alone()) return go;
+  // The root gives up first, so that it can still write what it has before the job ends.
+  const double wait_s = timeout_s <= 0 ? 0 : ranks_.is_root() ? timeout_s : 1.5 * timeout_s + 30;
+  std::optional<bool> agreed = ranks_.agree(go, wait_s);
+  if (agreed) return *agreed;
+  std::cerr << "harness: rank " << ranks_.place().rank << " waited " << wait_s
+            << " s for the other ranks " << where
+            << "; one of them is stuck or gone (see its messages above)\n";
+  lost_ = true;
+  if (!ranks_.is_root()) ranks_.abort_job(3);
+  return false;
+}
+
+bool RankMeetings::before_cell(bool go) {
+  if (!lockstep_) return go;
+  return meet(go, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
+}
+
+bool RankMeetings::after_problem(bool go, std::size_t cells_run) {
+  const double timeout_s =
+      cell_timeout_s_ > 0
+          ? (lockstep_ ? 1.0 : static_cast<double>(std::max<std::size_t>(cells_run, 1))) *
+                    cell_timeout_s_ +
+                kMeetingSlack_s
+          : 0;
+  return meet(go, timeout_s, "at the end of a problem");
+}
+
+std::vector<CellResult> gather_cells(RankGroup& ranks, const std::vector<CellResult>& cells) {
+  if (ranks.alone()) return cells;
+  nlohmann::json mine = nlohmann::json::array();
+  for (const CellResult& cell : cells) mine.push_back(to_json(cell));
+  std::vector<CellResult> all;
+  std::vector<std::string> texts = ranks.gather(mine.dump());
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    for (const nlohmann::json& entry : nlohmann::json::parse(texts[r])) {
+      all.push_back(cell_from_json(entry));
+      all.back().rank = static_cast<int>(r);
+    }
+  }
+  return all;
+}
+
+nlohmann::json gather_facts(RankGroup& ranks, const nlohmann::json& facts) {
+  std::vector<std::string> texts = ranks.gather(facts.dump());
+  if (!ranks.is_root()) return nullptr;
+  nlohmann::json all = nlohmann::json::array();
+  for (const std::string& text : texts) all.push_back(nlohmann::json::parse(text));
+  return all;
+}
+
+}  // namespace plugbench

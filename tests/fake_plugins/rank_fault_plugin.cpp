@@ -1,0 +1,50 @@
+// rank_fault_plugin.cpp (fake_rank): a correct reduce that misbehaves on one MPI rank only, so
+// that the MPI tests can show the harness naming that rank. The worker inherits the launcher's
+// environment, so the plugin knows its rank from OMPI_COMM_WORLD_RANK (or PMI_RANK).
+// PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 30 ms a call, the others 1 ms (wide apart, so that a
+// loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
+// rank r's worker aborts in the kernel.
+#include <plugbench/host_services.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace {
+
+bool this_rank_is(const char* variable) {
+  const char* wanted = std::getenv(variable);
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (rank == nullptr) rank = std::getenv("PMI_RANK");
+  return wanted != nullptr && rank != nullptr && std::atoi(wanted) == std::atoi(rank);
+}
+
+void reduce_by_rank(plugbench::sdk::Call& call) {
+  if (this_rank_is("PLUGBENCH_FAKE_CRASH_RANK")) {
+    std::fputs("fake_rank: this rank's kernel aborts\n", stderr);
+    std::abort();
+  }
+  const auto* x = call.input<std::int32_t>(0);
+  std::int64_t sum = 0;
+  for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];
+  if (this_rank_is("PLUGBENCH_FAKE_SLOW_RANK")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  *call.output<std::int64_t>(0) = sum;
+}
+
+PLUGBENCH_KERNEL({.workload = "reduce",
+                  .variant = "by_rank",
+                  .description = "slow or crashing on the rank the environment names",
+                  .run = reduce_by_rank});
+
+}  // namespace
+
+PLUGBENCH_PLUGIN(plugbench::sdk::HostServices, {.name = "fake_rank",
+                                                .version = "0.0.1",
+                                                .description = "a test plugin for MPI runs",
+                                                .memory_space = PB_MEMORY_HOST});

@@ -1,0 +1,161 @@
+// test_mpi_run.cpp: the harness under mpirun (built only where CMake found MPI): one results file
+// with every rank's cells and each cell's spread, the slow rank named, a crashing rank's cell
+// recorded without hanging the others, and ranks that plan differently refused.
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::plugin_dir;
+using plugbench::testing::read_json;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+// "mpirun <flags> -np K " in front of the harness; `environment` as VAR=value words for every
+// rank (through env, which the launcher starts on each rank).
+std::string launcher(int ranks, const std::string& environment = "") {
+  return std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS + " -np " +
+         std::to_string(ranks) + " " + (environment.empty() ? "" : "env " + environment + " ");
+}
+
+std::set<int> ranks_of(const nlohmann::json& results) {
+  std::set<int> ranks;
+  for (const nlohmann::json& cell : results["results"]) ranks.insert(cell.value("rank", -1));
+  return ranks;
+}
+
+TEST(MpiRun, TwoRanksWriteOneFileWithEveryRanksCellsAndEachCellsSpread) {
+  TempFolder folder;
+  const std::string path = folder.file("two.json");
+  // A large threshold: this test is about the file, not about noise on a shared CI machine.
+  CommandResult r = run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,scan", "-s", "2^12",
+                                 "--repetitions", "3", "--outlier-threshold", "5", "--json", path},
+                                launcher(2));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "over 2 ranks")) << r.out;
+  EXPECT_TRUE(contains(r.out, "ranks: 2 on 1 host, in lock-step")) << r.out;
+  nlohmann::json results = read_json(path);
+  EXPECT_EQ(results["schema_version"], 2);
+  EXPECT_EQ(results["context"]["mpi"]["rank_count"], 2);
+  EXPECT_EQ(results["context"]["mpi"]["sync"], "lockstep");
+  ASSERT_EQ(results["context"]["mpi"]["ranks"].size(), 2u);
+  for (const nlohmann::json& rank : results["context"]["mpi"]["ranks"]) {
+    EXPECT_FALSE(rank["cpus"].get<std::string>().empty());
+    EXPECT_FALSE(rank["peaks"].empty());
+  }
+  EXPECT_EQ(ranks_of(results), (std::set<int>{0, 1}));
+  ASSERT_EQ(results["aggregates"].size() * 2, results["results"].size());
+  for (const nlohmann::json& aggregate : results["aggregates"]) {
+    EXPECT_EQ(aggregate["ranks"], 2);
+    EXPECT_EQ(aggregate["ranks_ok"], 2);
+    EXPECT_TRUE(aggregate["slow_ranks"].empty());
+    EXPECT_GE(aggregate["median_ms"]["max"].get<double>(),
+              aggregate["median_ms"]["min"].get<double>());
+  }
+  // show reads it back as the spread over the ranks; compare compares it cell by cell.
+  CommandResult show = run_harness({"show", path});
+  EXPECT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_TRUE(contains(show.out, "over 2 ranks")) << show.out;
+  CommandResult compare = run_harness({"compare", path, path});
+  EXPECT_TRUE(
+      contains(compare.out, std::to_string(results["aggregates"].size()) + " cells compared"))
+      << compare.out;
+}
+
+TEST(MpiRun, FourRanksOnTwoCoresEachRecordTheirShare) {
+  TempFolder folder;
+  const std::string path = folder.file("four.json");
+  CommandResult r =
+      run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "2^10", "--repetitions", "3",
+                   "--outlier-threshold", "5", "--mpi-sync", "none", "--json", path},
+                  launcher(4));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_EQ(results["context"]["mpi"]["sync"], "none");
+  EXPECT_EQ(ranks_of(results), (std::set<int>{0, 1, 2, 3}));
+  std::set<int> local_ranks;
+  for (const nlohmann::json& rank : results["context"]["mpi"]["ranks"]) {
+    local_ranks.insert(rank["local_rank"].get<int>());
+    EXPECT_EQ(rank["local_ranks"], 4);
+  }
+  EXPECT_EQ(local_ranks, (std::set<int>{0, 1, 2, 3}));
+}
+
+TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
+  TempFolder folder;
+  const std::string path = folder.file("slow.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank", "-w", "reduce",
+                   "-s", "2^10", "--repetitions", "10", "--json", path},
+                  launcher(3, "PLUGBENCH_FAKE_SLOW_RANK=2"));
+  EXPECT_EQ(r.exit_code, 6) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "slow ranks:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "rank 2 (")) << r.out;
+  nlohmann::json results = read_json(path);
+  ASSERT_EQ(results["aggregates"].size(), 1u);
+  const nlohmann::json& slow = results["aggregates"][0]["slow_ranks"];
+  ASSERT_EQ(slow.size(), 1u) << slow.dump();
+  EXPECT_EQ(slow[0]["rank"], 2);
+  EXPECT_GT(slow[0]["slower_by"].get<double>(), 2.0);  // 30 ms against 1 ms a call
+  EXPECT_FALSE(slow[0]["host"].get<std::string>().empty());
+  // show names it from the file.
+  CommandResult show = run_harness({"show", path});
+  EXPECT_TRUE(contains(show.out, "rank 2 (")) << show.out;
+}
+
+TEST(MpiRun, ARankWhoseWorkerCrashesRecordsItAndTheOthersGoOn) {
+  TempFolder folder;
+  const std::string path = folder.file("crash.json");
+  CommandResult r = run_harness(
+      {"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank,cpu_serial", "-w", "reduce",
+       "-s", "2^10,2^11", "--repetitions", "3", "--outlier-threshold", "5", "--json", path},
+      launcher(2, "PLUGBENCH_FAKE_CRASH_RANK=1"));
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_TRUE(results["complete"].get<bool>());
+  int crashed = 0, ok = 0;
+  for (const nlohmann::json& cell : results["results"]) {
+    if (cell["status"] == "crashed") {
+      ++crashed;
+      EXPECT_EQ(cell["rank"], 1);
+      EXPECT_EQ(cell["plugin"], "fake_rank");
+    } else if (cell["status"] == "ok") {
+      ++ok;
+    }
+  }
+  EXPECT_EQ(crashed, 2);     // both sizes on rank 1
+  EXPECT_GE(ok, 2 + 2 * 2);  // fake_rank on rank 0, cpu_serial's variants on both ranks
+}
+
+TEST(MpiRun, RanksThatPlanDifferentMatricesAreRefusedBeforeAnythingRuns) {
+  // Rank 1 alone sees the fake_rank plugin: `-p all` then plans more cells there.
+  const std::string command = std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS +
+                              " -np 1 '" + PLUGBENCH_HARNESS_PATH + "' -w reduce -s 2^10 : -np 1 " +
+                              "env PLUGBENCH_PLUGIN_PATH=" + fake_plugin_dir("rank_fault") + " ";
+  CommandResult r = run_harness({"-w", "reduce", "-s", "2^10", "--no-json"}, command);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "the ranks planned different matrices")) << r.err;
+  EXPECT_TRUE(contains(r.err, "rank 1 plans")) << r.err;
+}
+
+TEST(MpiRun, WithoutALauncherTheFileIsARunOfOneRank) {
+  TempFolder folder;
+  const std::string path = folder.file("one.json");
+  CommandResult r = run_harness(
+      {"-p", "cpu_serial", "-w", "reduce", "-s", "2^10", "--repetitions", "3", "--json", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_FALSE(results["context"].contains("mpi"));
+  EXPECT_FALSE(results.contains("aggregates"));
+  EXPECT_EQ(ranks_of(results), (std::set<int>{-1}));
+  EXPECT_FALSE(contains(r.out, "ranks"));
+}
+
+}  // namespace
