@@ -5,6 +5,7 @@
 #   tools/device_run.sh sanitize [options...]      build + compute-sanitizer over the GPU plugins
 #   tools/device_run.sh harness NAME [options...]  build + one harness run saved as NAME.json/.txt
 #                                                  (PLUGBENCH_HARNESS_TIMEOUT=S stops it after S s)
+#   tools/device_run.sh mpi NAME K [options...]    build + mpirun -np K harness, saved as NAME.json/.txt
 #   tools/device_run.sh ncu NAME [options...]      build + Nsight Compute over one harness run
 #   tools/device_run.sh probe [log2 n]             build + tools/probes/tile_copy_probe.cu (bulk
 #                                                  tile movement without look-back), probe.txt
@@ -136,6 +137,18 @@ stage_harness() {
   tail -5 "$OUT/$name.err"
 }
 
+# The harness as K MPI ranks (docs/mpi.md); as root, Open MPI needs --allow-run-as-root.
+stage_mpi() {
+  local name="$1" ranks="$2"
+  shift 2
+  timeout -s INT -k 30 "${PLUGBENCH_HARNESS_TIMEOUT:-0}" \
+    mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
+    "$build_dir/bin/harness" --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+  local rc=$?
+  echo "mpirun -np $ranks harness $name exit code: $rc"
+  tail -5 "$OUT/$name.err"
+}
+
 # The host and GPU measurement probes, beside which the harness's figures are checked.
 stage_measure_probes() {
   local name="$1"
@@ -161,6 +174,7 @@ while [[ $# -gt 0 ]]; do
     test) stage_test ;;
     sanitize) stage_sanitize "${args[@]}" ;;
     harness) stage_harness "${args[@]}" ;;
+    mpi) stage_mpi "${args[@]}" ;;
     ncu) stage_ncu "${args[@]}" ;;
     probe) stage_probe "${args[@]}" ;;
     measure-probes) stage_measure_probes "${args[@]}" ;;
