@@ -84,6 +84,8 @@ TEST(MpiRun, FourRanksOnTwoCoresEachRecordTheirShare) {
   for (const nlohmann::json& rank : results["context"]["mpi"]["ranks"]) {
     local_ranks.insert(rank["local_rank"].get<int>());
     EXPECT_EQ(rank["local_ranks"], 4);
+    EXPECT_EQ(rank["cpu_count"], 1);  // two cores, four ranks: one CPU each
+    EXPECT_EQ(rank["cpus_chosen_by"], "a share of the host's CPUs by local rank");
   }
   EXPECT_EQ(local_ranks, (std::set<int>{0, 1, 2, 3}));
 }

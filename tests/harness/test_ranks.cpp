@@ -125,15 +125,17 @@ TEST(RankPlacement, VisibleGpusFollowCudaVisibleDevicesThenTheDriver) {
   EXPECT_EQ(visible_gpu_count(nullptr, folder.file("none")), 0);
 }
 
-TEST(RankPlacement, RanksThatShareCpusSplitThemAndRanksBoundApartKeepTheirs) {
+TEST(RankPlacement, TheRanksOfAHostSplitItsCpusIntoContiguousShares) {
   const std::vector<int> all = {0, 1, 2, 3, 4, 5, 6, 7};
-  EXPECT_EQ(cpu_share({all, all}, 0), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(cpu_share({all, all}, 1), (std::vector<int>{4, 5, 6, 7}));
-  EXPECT_EQ(cpu_share({all, all, all}, 2), (std::vector<int>{5, 6, 7}));
-  EXPECT_EQ(cpu_share({{0, 1}, {2, 3}}, 1), (std::vector<int>{2, 3}));  // mpirun --bind-to core
-  EXPECT_EQ(cpu_share({{0, 1}, {0, 1}, {0, 1}, {0, 1}}, 3), (std::vector<int>{1}));
+  EXPECT_EQ(cpu_share(all, 0, 2), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(cpu_share(all, 1, 2), (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(cpu_share(all, 2, 3), (std::vector<int>{5, 6, 7}));
+  EXPECT_EQ(cpu_share({0, 1}, 3, 4), (std::vector<int>{1}));  // more ranks than CPUs
+  EXPECT_EQ(cpu_share(all, 0, 1), all);
   EXPECT_EQ(cpu_list_text({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
   EXPECT_EQ(cpus_from_text("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  // The host's CPUs, not this process's mask (a launcher may have bound it to one core).
+  EXPECT_GE(host_job_cpus().size(), process_cpus().size());
 }
 
 TEST(RankGroup, ALauncherIsRecognisedFromItsEnvironment) {

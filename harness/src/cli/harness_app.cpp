@@ -104,7 +104,8 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   if (done) return *done;
   std::optional<int> requested_device;
   if (options.device_given) requested_device = options.device;
-  const nlohmann::json rank_facts = place_rank(ranks, requested_device, options.device);
+  const nlohmann::json rank_facts =
+      place_rank(ranks, requested_device, options.keep_launcher_cpus, options.device);
   return run_matrix(options, plugins, matrix, ranks, rank_facts);
 }
 

@@ -13,7 +13,7 @@ namespace {
 po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
                                          std::string& cache, std::string& host_memory,
                                          std::string& isolation, std::string& mpi_sync,
-                                         int& repetitions) {
+                                         std::string& rank_cpus, int& repetitions) {
   po::options_description selection("What to run");
   selection.add_options()("plugins,p",
                           po::value<std::string>(&list_options[0])->default_value("all"),
@@ -69,6 +69,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "measured under the load of the whole job; none: each rank runs its cells alone (a "
       "contention-free check of every GPU)")(
       "per-rank", "besides the spread over the ranks, print every rank's own table")(
+      "rank-cpus", po::value<std::string>(&rank_cpus)->default_value("share"),
+      "share: the ranks on a host split its CPUs, each rank's plugins run on its share; "
+      "launcher: keep the CPUs the launcher bound each rank to")(
       "outlier-threshold", po::value<double>(&o.outlier_threshold)->default_value(0.10),
       "a rank whose median is slower than the ranks' median by more than this fraction (and "
       "whose samples the U test tells apart, p < 0.05) is named slow");
@@ -113,7 +116,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 std::string usage_text() {
   Options unused;
   std::vector<std::string> lists(4);
-  std::string cache, host_memory, isolation, mpi_sync;
+  std::string cache, host_memory, isolation, mpi_sync, rank_cpus;
   int repetitions = 0;
   std::ostringstream text;
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
@@ -126,7 +129,8 @@ std::string usage_text() {
           "  harness --plugins all --workload histogram\n"
           "  harness --list\n"
           "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
-       << describe_options(unused, lists, cache, host_memory, isolation, mpi_sync, repetitions)
+       << describe_options(unused, lists, cache, host_memory, isolation, mpi_sync, rank_cpus,
+                           repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
@@ -140,10 +144,10 @@ std::string usage_text() {
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
-  std::string cache, host_memory, isolation, mpi_sync;
+  std::string cache, host_memory, isolation, mpi_sync, rank_cpus;
   int repetitions = 0;
   po::options_description description =
-      describe_options(o, lists, cache, host_memory, isolation, mpi_sync, repetitions);
+      describe_options(o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, repetitions);
   po::variables_map values;
   try {
     po::store(po::command_line_parser(argc, argv).options(description).run(), values);
@@ -183,6 +187,10 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--mpi-sync '" + mpi_sync + "' is not one of: lockstep, none");
   }
   o.mpi_lockstep = mpi_sync == "lockstep";
+  if (rank_cpus != "share" && rank_cpus != "launcher") {
+    throw UsageError("--rank-cpus '" + rank_cpus + "' is not one of: share, launcher");
+  }
+  o.keep_launcher_cpus = rank_cpus == "launcher";
   if (!(o.outlier_threshold > 0 && o.outlier_threshold < 10)) {
     throw UsageError("--outlier-threshold must be a positive fraction, e.g. 0.10 for 10 %");
   }

@@ -42,6 +42,7 @@ struct Options {
   bool device_given = false;  // --device named: every rank uses it (else one GPU per local rank)
   bool mpi_lockstep = true;   // --mpi-sync lockstep: the ranks start each cell together
   bool per_rank = false;      // --per-rank: every rank's table too
+  bool keep_launcher_cpus = false;  // --rank-cpus launcher: no share of the host's CPUs
   double outlier_threshold = 0.10;
   IsolationMode isolation = IsolationMode::process;
   double timeout = 300;  // seconds per cell in a worker; 0: no limit

@@ -71,20 +71,6 @@ class MpiRankGroup final : public RankGroup {
     return gather_over(MPI_COMM_WORLD, text, place_.rank == 0, place_.ranks);
   }
 
-  std::vector<std::string> gather_on_host(const std::string& text) override {
-    std::vector<std::string> all =
-        gather_over(host_, text, place_.local_rank == 0, place_.local_ranks);
-    // Spread to every rank of the host, one text at a time (a host holds a few ranks).
-    std::vector<std::string> result(static_cast<std::size_t>(place_.local_ranks));
-    for (int r = 0; r < place_.local_ranks; ++r) {
-      unsigned long long size = place_.local_rank == 0 ? all[r].size() : 0;
-      MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, host_);
-      result[r] = place_.local_rank == 0 ? all[r] : std::string(size, '\0');
-      MPI_Bcast(result[r].data(), static_cast<int>(size), MPI_CHAR, 0, host_);
-    }
-    return result;
-  }
-
   [[noreturn]] void abort_job(int exit_code) override {
     MPI_Abort(MPI_COMM_WORLD, exit_code);
     std::exit(exit_code);

@@ -17,7 +17,6 @@ class SoloRankGroup final : public RankGroup {
   std::optional<bool> agree(bool go, double) override { return go; }
   std::string broadcast(const std::string& text) override { return text; }
   std::vector<std::string> gather(const std::string& text) override { return {text}; }
-  std::vector<std::string> gather_on_host(const std::string& text) override { return {text}; }
   [[noreturn]] void abort_job(int exit_code) override { std::exit(exit_code); }
 };
 

@@ -33,8 +33,6 @@ class RankGroup {
   virtual std::string broadcast(const std::string& text) = 0;
   // Every rank's `text`, in rank order, at the root; empty on the other ranks.
   virtual std::vector<std::string> gather(const std::string& text) = 0;
-  // Every rank's `text` on this host, in local rank order, on every rank of this host.
-  virtual std::vector<std::string> gather_on_host(const std::string& text) = 0;
   // Ends every rank of the job with `exit_code` (after a wait ran out).
   [[noreturn]] virtual void abort_job(int exit_code) = 0;
 

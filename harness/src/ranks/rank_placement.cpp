@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <set>
+#include <fstream>
 #include <sstream>
 
 namespace plugbench {
@@ -43,21 +43,44 @@ int device_for_rank(int local_rank, int visible_gpus, std::optional<int> request
   return visible_gpus > 1 ? local_rank % visible_gpus : 0;
 }
 
-std::vector<int> cpu_share(const std::vector<std::vector<int>>& host_masks, int local_rank) {
-  const std::vector<int>& mine = host_masks.at(static_cast<std::size_t>(local_rank));
-  std::set<int> all;
-  std::size_t listed = 0;
-  for (const std::vector<int>& mask : host_masks) {
-    all.insert(mask.begin(), mask.end());
-    listed += mask.size();
-  }
-  if (listed == all.size()) return mine;  // disjoint: the launcher placed each rank
-  const std::vector<int> cpus(all.begin(), all.end());
-  const std::size_t ranks = host_masks.size(), rank = static_cast<std::size_t>(local_rank);
+std::vector<int> cpu_share(const std::vector<int>& cpus, int local_rank, int local_ranks) {
+  if (cpus.empty() || local_ranks < 1) return cpus;
+  const auto ranks = static_cast<std::size_t>(local_ranks);
+  const auto rank = static_cast<std::size_t>(local_rank);
   if (cpus.size() < ranks) return {cpus[rank % cpus.size()]};
   const std::size_t begin = rank * cpus.size() / ranks, end = (rank + 1) * cpus.size() / ranks;
   return {cpus.begin() + static_cast<std::ptrdiff_t>(begin),
           cpus.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+namespace {
+
+std::string first_line(const std::string& path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+}  // namespace
+
+std::vector<int> host_job_cpus() {
+  std::ifstream cgroups("/proc/self/cgroup");
+  for (std::string line; std::getline(cgroups, line);) {
+    // "0::/path" (v2) or "3:cpuset:/path" (v1).
+    const std::size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    std::string cpus;
+    if (controllers.empty()) {
+      cpus = first_line("/sys/fs/cgroup" + path + "/cpuset.cpus.effective");
+    } else if (controllers == "cpuset") {
+      cpus = first_line("/sys/fs/cgroup/cpuset" + path + "/cpuset.effective_cpus");
+    }
+    if (!cpus.empty()) return cpus_from_text(cpus);
+  }
+  return cpus_from_text(first_line("/sys/devices/system/cpu/online"));
 }
 
 std::vector<int> process_cpus() {
@@ -96,21 +119,24 @@ std::vector<int> cpus_from_text(const std::string& text) {
   return cpus;
 }
 
-nlohmann::json place_rank(RankGroup& ranks, std::optional<int> requested_device, int& device) {
+nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_device,
+                          bool keep_launcher_cpus, int& device) {
   const RankPlace& place = ranks.place();
   const int visible = visible_gpu_count();
   device = device_for_rank(place.local_rank, visible, requested_device);
   std::string chosen_by = requested_device ? "--device"
                           : visible > 1    ? "local rank % visible GPUs"
                                            : "the only visible GPU (or none)";
-
-  std::vector<std::vector<int>> host_masks;
-  for (const std::string& text : ranks.gather_on_host(cpu_list_text(process_cpus()))) {
-    host_masks.push_back(cpus_from_text(text));
+  std::vector<int> cpus = process_cpus();
+  std::string cpus_chosen_by = "the launcher's binding";
+  if (!keep_launcher_cpus) {
+    if (std::vector<int> share = cpu_share(host_job_cpus(), place.local_rank, place.local_ranks);
+        !share.empty()) {
+      confine_process_to_cpus(share);
+      cpus = share;
+      cpus_chosen_by = "a share of the host's CPUs by local rank";
+    }
   }
-  const std::vector<int> share = cpu_share(host_masks, place.local_rank);
-  if (share != process_cpus()) confine_process_to_cpus(share);
-
   return {{"rank", place.rank},
           {"host", host_name()},
           {"local_rank", place.local_rank},
@@ -118,8 +144,9 @@ nlohmann::json place_rank(RankGroup& ranks, std::optional<int> requested_device,
           {"visible_gpus", visible},
           {"device", device},
           {"device_chosen_by", chosen_by},
-          {"cpus", cpu_list_text(share)},
-          {"cpu_count", share.size()}};
+          {"cpus", cpu_list_text(cpus)},
+          {"cpu_count", cpus.size()},
+          {"cpus_chosen_by", cpus_chosen_by}};
 }
 
 }  // namespace plugbench

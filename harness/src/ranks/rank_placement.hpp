@@ -22,18 +22,24 @@ int visible_gpu_count(const char* cuda_visible_devices, const std::string& drive
 // (device 0 where a scheduler shows each rank one GPU, or there is none).
 int device_for_rank(int local_rank, int visible_gpus, std::optional<int> requested);
 
-// A rank's share of its host's CPUs, from every local rank's CPU mask (local rank order). Ranks
-// the launcher bound to CPUs of their own (disjoint masks) keep them; ranks that share CPUs split
-// their union into contiguous, near-equal parts. More ranks than CPUs: one CPU each, in turn.
-std::vector<int> cpu_share(const std::vector<std::vector<int>>& host_masks, int local_rank);
+// The CPUs this host gives the job: its cgroup's cpuset (v2, else v1) where there is one, else
+// the online CPUs. Not the process's mask: a launcher may have bound the process to one core.
+std::vector<int> host_job_cpus();
+
+// Local rank `local_rank`'s share of `cpus`: contiguous, near-equal parts, one per local rank;
+// with more ranks than CPUs, one CPU each, in turn.
+std::vector<int> cpu_share(const std::vector<int>& cpus, int local_rank, int local_ranks);
 
 // The CPUs of this process's mask, and "0-3,8" for such a list.
 std::vector<int> process_cpus();
 std::string cpu_list_text(const std::vector<int>& cpus);
 std::vector<int> cpus_from_text(const std::string& text);
 
-// Places this rank: picks its device (into `device`) and confines it and the workers it will
-// start to its CPU share. Returns the facts recorded in the results (context.mpi.ranks[r]).
-nlohmann::json place_rank(RankGroup& ranks, std::optional<int> requested_device, int& device);
+// Places this rank: picks its device (into `device`) and, unless `keep_launcher_cpus`, confines it
+// and the workers it will start to its share of the host's CPUs (Open MPI binds each of two ranks
+// to a single core by default: an OpenMP plugin would run on one). Returns the facts recorded in
+// the results (context.mpi.ranks[r]).
+nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_device,
+                          bool keep_launcher_cpus, int& device);
 
 }  // namespace plugbench
