@@ -90,6 +90,26 @@ TEST(MpiRun, FourRanksOnTwoCoresEachRecordTheirShare) {
   EXPECT_EQ(local_ranks, (std::set<int>{0, 1, 2, 3}));
 }
 
+TEST(MpiRun, ARankBoundToOneCoreByTheLauncherStillCalibratesAndRunsOnItsShare) {
+  TempFolder folder;
+  const std::string path = folder.file("bound.json");
+  CommandResult r = run_harness(
+      {"-p", "openmp", "-w", "reduce", "-s", "2^10", "--repetitions", "3", "--json", path},
+      launcher(1) + "--bind-to core --map-by core ");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  const std::string threads =
+      "on " + std::to_string(results["context"]["host"]["logical_cores"].get<int>()) +
+      " OpenMP threads";
+  for (const nlohmann::json& peak : results["context"]["peaks"]) {
+    EXPECT_TRUE(contains(peak["measured_by"].get<std::string>(), threads)) << peak.dump();
+  }
+  for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+    if (plugin["name"] != "openmp") continue;
+    EXPECT_EQ(plugin["process"]["cpus"], results["context"]["host"]["logical_cores"]);
+  }
+}
+
 TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
   TempFolder folder;
   const std::string path = folder.file("slow.json");

@@ -38,6 +38,7 @@ class MpiRankGroup final : public RankGroup {
       MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
       owns_mpi_ = true;
     }
+    launched_ = true;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &place_.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &place_.ranks);

@@ -25,6 +25,8 @@ class RankGroup {
   const RankPlace& place() const { return place_; }
   bool is_root() const { return place_.rank == 0; }
   bool alone() const { return place_.ranks == 1; }
+  // Started by an MPI launcher (even as a job of one rank).
+  bool launched() const { return launched_; }
 
   // True on every rank when every rank says `go`; false on every rank when one says stop. Waits
   // at most `timeout_s` seconds for the others (0: no limit); nullopt when that ran out.
@@ -38,6 +40,7 @@ class RankGroup {
 
  protected:
   RankPlace place_;
+  bool launched_ = false;
 };
 
 // The group this process belongs to. With an MPI build, a process started by a launcher joins

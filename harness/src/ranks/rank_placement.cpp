@@ -129,7 +129,8 @@ nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_d
                                            : "the only visible GPU (or none)";
   std::vector<int> cpus = process_cpus();
   std::string cpus_chosen_by = "the launcher's binding";
-  if (!keep_launcher_cpus) {
+  // A harness started without a launcher keeps the CPUs it was given (taskset, a cgroup).
+  if (ranks.launched() && !keep_launcher_cpus) {
     if (std::vector<int> share = cpu_share(host_job_cpus(), place.local_rank, place.local_ranks);
         !share.empty()) {
       confine_process_to_cpus(share);

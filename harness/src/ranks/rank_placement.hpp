@@ -35,7 +35,8 @@ std::vector<int> process_cpus();
 std::string cpu_list_text(const std::vector<int>& cpus);
 std::vector<int> cpus_from_text(const std::string& text);
 
-// Places this rank: picks its device (into `device`) and, unless `keep_launcher_cpus`, confines it
+// Places this rank: picks its device (into `device`) and, when a launcher started it and unless
+// `keep_launcher_cpus`, confines it
 // and the workers it will start to its share of the host's CPUs (Open MPI binds each of two ranks
 // to a single core by default: an OpenMP plugin would run on one). Returns the facts recorded in
 // the results (context.mpi.ranks[r]).

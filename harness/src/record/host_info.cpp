@@ -68,9 +68,14 @@ void confine_process_to_cpus(const std::vector<int>& cpus) {
   if (CPU_COUNT(&mask) == 0) return;
   cpu_confinement() = mask;
   pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
+  // libgomp sized its default team from the mask this process started with (one core, where a
+  // launcher bound it): the harness's own calibration must use the whole share.
+  if (std::getenv("OMP_NUM_THREADS") == nullptr) omp_set_num_threads(CPU_COUNT(&mask));
 }
 
 std::optional<cpu_set_t> openmp_place_cpus() {
+  // A confined rank's share is what its workers may use, whatever places libgomp found at start.
+  if (const std::optional<cpu_set_t>& confined = cpu_confinement()) return confined;
   const int places = omp_get_num_places();
   if (places <= 0) return std::nullopt;
   cpu_set_t cpus;
@@ -81,9 +86,6 @@ std::optional<cpu_set_t> openmp_place_cpus() {
     for (int id : ids) {
       if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
     }
-  }
-  if (const std::optional<cpu_set_t>& confined = cpu_confinement()) {
-    CPU_AND(&cpus, &cpus, &*confined);
   }
   if (CPU_COUNT(&cpus) == 0) return std::nullopt;
   return cpus;
