@@ -100,7 +100,8 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out
     out << "  ranks";
     for (int rank : sharing) out << " " << rank;
     out << " share GPU " << where.second << " on " << where.first
-        << ": their figures are those of a shared GPU\n";
+        << ": their figures are those of a shared GPU, and their sum GB/s adds rates measured in "
+           "turn, not at once\n";
   }
 }
 
