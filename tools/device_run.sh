@@ -137,12 +137,13 @@ stage_harness() {
   tail -5 "$OUT/$name.err"
 }
 
-# The harness as K MPI ranks (docs/mpi.md); as root, Open MPI needs --allow-run-as-root.
+# The harness as K MPI ranks (docs/mpi.md); as root, Open MPI needs --allow-run-as-root; the
+# sigkill timeout lets a stopped run still write its file.
 stage_mpi() {
   local name="$1" ranks="$2"
   shift 2
   timeout -s INT -k 30 "${PLUGBENCH_HARNESS_TIMEOUT:-0}" \
-    mpirun --allow-run-as-root --oversubscribe -np "$ranks" \
+    mpirun --allow-run-as-root --oversubscribe --mca odls_base_sigkill_timeout 30 -np "$ranks" \
     "$build_dir/bin/harness" --json "$OUT/$name.json" "$@" >"$OUT/$name.txt" 2>"$OUT/$name.err"
   local rc=$?
   echo "mpirun -np $ranks harness $name exit code: $rc"
