@@ -3,7 +3,7 @@
 // environment, so the plugin knows its rank from OMPI_COMM_WORLD_RANK (or PMI_RANK).
 // PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 30 ms a call, the others 1 ms (wide apart, so that a
 // loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
-// rank r's worker aborts in the kernel.
+// rank r's worker aborts in the kernel. PLUGBENCH_FAKE_HANG_RANK=r: rank r's kernel never returns.
 #include <plugbench/host_services.hpp>
 
 #include <chrono>
@@ -25,6 +25,9 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
   if (this_rank_is("PLUGBENCH_FAKE_CRASH_RANK")) {
     std::fputs("fake_rank: this rank's kernel aborts\n", stderr);
     std::abort();
+  }
+  while (this_rank_is("PLUGBENCH_FAKE_HANG_RANK")) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   const auto* x = call.input<std::int32_t>(0);
   std::int64_t sum = 0;

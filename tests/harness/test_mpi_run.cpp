@@ -156,6 +156,23 @@ TEST(MpiRun, ARankWhoseWorkerCrashesRecordsItAndTheOthersGoOn) {
   EXPECT_GE(ok, 2 + 2 * 2);  // fake_rank on rank 0, cpu_serial's variants on both ranks
 }
 
+TEST(MpiRun, ARankWhoseWorkerHangsTimesOutThatCellAndEveryRankGoesOn) {
+  TempFolder folder;
+  const std::string path = folder.file("hang.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank,cpu_serial",
+                   "-w", "reduce", "-s", "2^10", "--repetitions", "3", "--timeout", "3",
+                   "--outlier-threshold", "5", "--json", path},
+                  launcher(2, "PLUGBENCH_FAKE_HANG_RANK=0"));
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_TRUE(results["complete"].get<bool>());
+  for (const nlohmann::json& cell : results["results"]) {
+    const bool hung = cell["plugin"] == "fake_rank" && cell["rank"] == 0;
+    EXPECT_EQ(cell["status"], hung ? "timeout" : "ok") << cell.dump();
+  }
+}
+
 TEST(MpiRun, RanksThatPlanDifferentMatricesAreRefusedBeforeAnythingRuns) {
   // Rank 1 alone sees the fake_rank plugin: `-p all` then plans more cells there.
   const std::string command = std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS +
