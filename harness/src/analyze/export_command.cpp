@@ -1,0 +1,126 @@
+// export_command.cpp: the export subcommand.
+#include "analyze/export_command.hpp"
+
+#include "cli/subcommand_options.hpp"
+#include "cli/usage_error.hpp"
+#include "record/exports.hpp"
+#include "record/results_json.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+namespace po = boost::program_options;
+namespace {
+
+struct ExportOptions {
+  std::vector<std::string> files;
+  std::string to;
+  std::string out;
+  std::string errors = "entries";
+  bool help = false;
+};
+
+po::options_description describe_export_options(ExportOptions& o) {
+  po::options_description options("options");
+  options.add_options()("to", po::value<std::string>(&o.to),
+                        "gbench (Google Benchmark JSON, for its tools/compare.py), bmf (Bencher "
+                        "Metric Format) or gab (github-action-benchmark: a list of times, smaller "
+                        "is better, and a list of GB/s, bigger is better)")(
+      "out", po::value<std::string>(&o.out),
+      "the file to write (default: stdout); with --to gab, OUT-time.json and OUT-rate.json")(
+      "errors", po::value<std::string>(&o.errors)->default_value("entries"),
+      "gbench: a cell that did not end ok is an error entry without a time (entries), or left "
+      "out (omit: what Google Benchmark's compare.py needs, since it reads a time from every "
+      "entry)")("help,h", "this help");
+  return options;
+}
+
+std::string export_usage() {
+  ExportOptions unused;
+  std::ostringstream text;
+  text << "usage: harness export FILE.json --to gbench|bmf|gab [--out PATH]\n\n"
+          "Writes a results file in a format other tools read. Only figures the file holds are "
+          "written: a cell that did not end ok is an error entry (gbench) or left out (bmf, "
+          "gab; listed on stderr), never a time. docs/exports.md has the mapping.\n\n"
+       << describe_export_options(unused)
+       << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
+          "4 the output could not be written\n";
+  return text.str();
+}
+
+void write_document(const nlohmann::json& document, const std::string& path) {
+  if (path.empty()) {
+    std::cout << document.dump(2) << "\n";
+    return;
+  }
+  write_json_atomically(document, path);
+}
+
+}  // namespace
+
+int run_export(int argc, const char* const* argv) {
+  ExportOptions options;
+  std::optional<ExportFormat> format;
+  try {
+    po::variables_map values =
+        parse_subcommand(argc, argv, describe_export_options(options), options.files, "export");
+    options.help = values.count("help") > 0;
+    if (!options.help) {
+      if (options.files.size() != 1) throw UsageError("export needs one results file");
+      format = export_format_named(options.to);
+      if (!format) {
+        throw UsageError("--to '" + options.to + "' is not one of: gbench, bmf, gab");
+      }
+      if (options.errors != "entries" && options.errors != "omit") {
+        throw UsageError("--errors '" + options.errors + "' is not one of: entries, omit");
+      }
+    }
+  } catch (const UsageError& e) {
+    std::cerr << "harness export: " << e.what() << "\n";
+    return kExportInputError;
+  }
+  if (options.help) {
+    std::cout << export_usage();
+    return kExportDone;
+  }
+  ResultsFile file;
+  nlohmann::json document;
+  try {
+    file = read_results_file(options.files[0]);
+    document = *format == ExportFormat::gbench ? gbench_document(file, options.errors == "entries")
+               : *format == ExportFormat::bmf  ? bmf_document(file)
+                                               : gab_document(file);
+  } catch (const ResultsFileError& e) {
+    std::cerr << "harness export: " << e.what() << "\n";
+    return kExportInputError;
+  }
+  const bool error_entries = *format == ExportFormat::gbench && options.errors == "entries";
+  const std::vector<std::string> not_ok = cells_left_out(file);
+  for (const std::string& line : not_ok) {
+    std::cerr << "harness export: " << (error_entries ? "as an error entry: " : "left out: ")
+              << line << "\n";
+  }
+  if (error_entries && !not_ok.empty()) {
+    std::cerr << "harness export: Google Benchmark's compare.py stops at an entry without a "
+                 "time; export with --errors omit for it\n";
+  }
+  try {
+    if (*format == ExportFormat::gab && !options.out.empty()) {
+      write_document(document["smaller_is_better"], options.out + "-time.json");
+      write_document(document["bigger_is_better"], options.out + "-rate.json");
+    } else {
+      write_document(document, options.out);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "harness export: " << e.what() << "\n";
+    return kExportOutputError;
+  }
+  return kExportDone;
+}
+
+}  // namespace plugbench

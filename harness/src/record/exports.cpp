@@ -1,0 +1,205 @@
+// exports.cpp: Google Benchmark JSON, Bencher Metric Format and github-action-benchmark lists.
+#include "record/exports.hpp"
+
+#include <cmath>
+
+namespace plugbench {
+namespace {
+
+// Google Benchmark's tools print times as integers of their unit: microseconds keep a GPU
+// kernel's figure readable.
+constexpr double kMicrosecondsPerMs = 1e3;
+
+// The bytes a kernel call moves, where the workload counts them in bytes.
+std::optional<double> bytes_moved(const CellResult& cell) {
+  if (!cell.traffic || !cell.traffic->work_unit.empty()) return std::nullopt;
+  return cell.traffic->bytes();
+}
+
+bool exported(const CellResult& cell) {
+  return cell.status == status::ok && cell.kernel;
+}
+
+nlohmann::json gbench_context(const nlohmann::json& document) {
+  const nlohmann::json& context = document.value("context", nlohmann::json::object());
+  const nlohmann::json host = context.value("host", nlohmann::json::object());
+  const nlohmann::json build = context.value("build", nlohmann::json::object());
+  nlohmann::json out = {
+      {"date", context.value("time", "")},
+      {"host_name", host.value("name", "")},
+      {"executable", "plugbench harness"},
+      {"num_cpus", host.value("logical_cores", 0)},
+      {"caches", nlohmann::json::array()},
+      {"library_version", build.value("harness_version", "")},
+      {"library_build_type", build.value("assertions", "off") == "on" ? "debug" : "release"},
+      {"json_schema_version", 1},
+      {"plugbench_git_commit", build.value("git_commit", "")},
+      {"plugbench_command_line", context.value("command_line", "")},
+      {"cpu", host.value("cpu", "")}};
+  // Only what the file knows: no clock figure is recorded for the host's CPUs.
+  if (host.contains("frequency_scaling") && host["frequency_scaling"]["scaling"].is_boolean()) {
+    out["cpu_scaling_enabled"] = host["frequency_scaling"]["scaling"];
+  }
+  if (context.contains("devices") && !context["devices"].empty()) {
+    const nlohmann::json& gpu = context["devices"][0];
+    out["gpu"] = gpu.value("name", "");
+    out["gpu_driver"] = gpu.value("driver_version", "");
+    out["cuda_runtime"] = gpu.value("runtime_version", "");
+  }
+  for (const nlohmann::json& plugin : context.value("plugins", nlohmann::json::array())) {
+    const nlohmann::json info = plugin.value("build_info", nlohmann::json::object());
+    if (info.contains("cccl")) out["cccl"] = info["cccl"];
+  }
+  return out;
+}
+
+nlohmann::json gbench_entry(const std::string& name, std::size_t family, const CellResult& cell) {
+  nlohmann::json entry = {{"name", name},
+                          {"family_index", family},
+                          {"per_family_instance_index", 0},
+                          {"run_name", name},
+                          {"threads", cell.team ? cell.team->threads : 1}};
+  return entry;
+}
+
+}  // namespace
+
+std::optional<ExportFormat> export_format_named(const std::string& name) {
+  if (name == "gbench") return ExportFormat::gbench;
+  if (name == "bmf") return ExportFormat::bmf;
+  if (name == "gab") return ExportFormat::gab;
+  return std::nullopt;
+}
+
+std::string export_name(const CellResult& cell) {
+  return cell.workload + "/" + cell.distribution + "/" + std::to_string(cell.shape.n) + "/" +
+         cell.plugin + "/" + cell.variant +
+         (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
+}
+
+std::vector<std::string> cells_left_out(const ResultsFile& file) {
+  std::vector<std::string> left;
+  for (const CellResult& cell : cells_of(file)) {
+    if (!exported(cell))
+      left.push_back(export_name(cell) + ": " + cell.status + ": " + cell.message);
+  }
+  return left;
+}
+
+nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  std::size_t family = 0;
+  for (const CellResult& cell : cells_of(file)) {
+    const std::string name = export_name(cell);
+    if (!exported(cell)) {
+      if (!error_entries) continue;
+      // An error entry without times: nothing can mistake it for a measurement.
+      nlohmann::json entry = gbench_entry(name, family++, cell);
+      entry["run_type"] = "iteration";
+      entry["error_occurred"] = true;
+      entry["error_message"] = cell.status + (cell.message.empty() ? "" : ": " + cell.message);
+      benchmarks.push_back(entry);
+      continue;
+    }
+    const TimeStats& kernel = *cell.kernel;
+    const std::optional<double> bytes = bytes_moved(cell);
+    // cpu_time is the end-to-end time (copies included) where the cell has one.
+    const TimeStats& end_to_end = cell.end_to_end ? *cell.end_to_end : kernel;
+    const std::size_t repetitions = kernel.samples_ms.size();
+    for (std::size_t i = 0; i < repetitions; ++i) {
+      nlohmann::json entry = gbench_entry(name, family, cell);
+      entry["run_type"] = "iteration";
+      entry["repetitions"] = repetitions;
+      entry["repetition_index"] = i;
+      entry["iterations"] = kernel.iterations;
+      entry["real_time"] = kernel.samples_ms[i] * kMicrosecondsPerMs;
+      entry["cpu_time"] =
+          (i < end_to_end.samples_ms.size() ? end_to_end.samples_ms[i] : kernel.samples_ms[i]) *
+          kMicrosecondsPerMs;
+      entry["time_unit"] = "us";
+      if (bytes && kernel.samples_ms[i] > 0) {
+        entry["bytes_per_second"] = *bytes / (kernel.samples_ms[i] / 1e3);
+      }
+      benchmarks.push_back(entry);
+    }
+    struct Aggregate {
+      const char* name;
+      double kernel_value, end_to_end_value;
+      const char* unit;
+    };
+    const Aggregate aggregates[] = {{"mean", kernel.mean_ms, end_to_end.mean_ms, "time"},
+                                    {"median", kernel.median_ms, end_to_end.median_ms, "time"},
+                                    {"stddev", kernel.stddev_ms, end_to_end.stddev_ms, "time"},
+                                    {"cv", kernel.cv, end_to_end.cv, "percentage"}};
+    for (const Aggregate& aggregate : aggregates) {
+      nlohmann::json entry = gbench_entry(name + "_" + aggregate.name, family, cell);
+      entry["run_name"] = name;
+      entry["run_type"] = "aggregate";
+      entry["repetitions"] = kernel.repetitions;
+      entry["aggregate_name"] = aggregate.name;
+      entry["aggregate_unit"] = aggregate.unit;
+      entry["iterations"] = kernel.repetitions;
+      // The cv is a ratio, the others times.
+      const double scale = std::string(aggregate.unit) == "time" ? kMicrosecondsPerMs : 1;
+      entry["real_time"] = aggregate.kernel_value * scale;
+      entry["cpu_time"] = aggregate.end_to_end_value * scale;
+      entry["time_unit"] = "us";
+      if (std::string(aggregate.name) == "median") {
+        if (cell.gbps) entry["GB/s"] = *cell.gbps;
+        if (cell.percent_of_peak) entry["percent_of_peak"] = *cell.percent_of_peak;
+        if (cell.work_rate) entry["items_per_second"] = *cell.work_rate;
+      }
+      benchmarks.push_back(entry);
+    }
+    ++family;
+  }
+  return {{"context", gbench_context(file.document)}, {"benchmarks", benchmarks}};
+}
+
+nlohmann::json bmf_document(const ResultsFile& file) {
+  nlohmann::json document = nlohmann::json::object();
+  for (const CellResult& cell : cells_of(file)) {
+    if (!exported(cell)) continue;
+    const TimeStats& kernel = *cell.kernel;
+    nlohmann::json measures;
+    // Bencher's latency is in nanoseconds.
+    measures["latency"] = {{"value", kernel.median_ms * 1e6},
+                           {"lower_value", kernel.min_ms * 1e6},
+                           {"upper_value", kernel.max_ms * 1e6}};
+    if (cell.traffic && kernel.median_ms > 0 && kernel.min_ms > 0 && kernel.max_ms > 0) {
+      const double work = cell.traffic->work;  // elements (or iterations) per call
+      measures["throughput"] = {{"value", work / (kernel.median_ms / 1e3)},
+                                {"lower_value", work / (kernel.max_ms / 1e3)},
+                                {"upper_value", work / (kernel.min_ms / 1e3)}};
+      if (const std::optional<double> bytes = bytes_moved(cell)) {
+        measures["bandwidth"] = {{"value", *bytes / kernel.median_ms / 1e6},
+                                 {"lower_value", *bytes / kernel.max_ms / 1e6},
+                                 {"upper_value", *bytes / kernel.min_ms / 1e6}};
+      }
+    }
+    document[export_name(cell)] = measures;
+  }
+  return document;
+}
+
+nlohmann::json gab_document(const ResultsFile& file) {
+  nlohmann::json smaller = nlohmann::json::array(), bigger = nlohmann::json::array();
+  for (const CellResult& cell : cells_of(file)) {
+    if (!exported(cell)) continue;
+    const TimeStats& kernel = *cell.kernel;
+    char range[64];
+    std::snprintf(range, sizeof range, "± %.4g", kernel.stddev_ms);
+    smaller.push_back({{"name", export_name(cell)},
+                       {"unit", "ms"},
+                       {"value", kernel.median_ms},
+                       {"range", range},
+                       {"extra", std::to_string(kernel.repetitions) + " repetitions, cv " +
+                                     std::to_string(kernel.cv)}});
+    if (cell.gbps && std::isfinite(*cell.gbps)) {
+      bigger.push_back({{"name", export_name(cell)}, {"unit", "GB/s"}, {"value", *cell.gbps}});
+    }
+  }
+  return {{"smaller_is_better", smaller}, {"bigger_is_better", bigger}};
+}
+
+}  // namespace plugbench

@@ -1,0 +1,40 @@
+// exports.hpp: a results file in the formats other tools read. Each export holds only figures
+// the file holds: a cell without repetitions has no per-repetition entries, and a cell that did
+// not end ok is an error entry (gbench) or left out (the others, which have no errors), never a
+// time.
+//   gbench  Google Benchmark's JSON (json_schema_version 1), read by its tools/compare.py
+//   bmf     Bencher Metric Format: per cell latency, throughput and bandwidth, with bounds
+//   gab     github-action-benchmark's custom formats: a list of times (smaller is better) and a
+//           list of rates (bigger is better)
+#pragma once
+
+#include "record/results_reader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+enum class ExportFormat { gbench, bmf, gab };
+
+std::optional<ExportFormat> export_format_named(const std::string& name);
+
+// The benchmark name of a cell: "workload/distribution/n/plugin/variant", "/rank:R" in a run of
+// several ranks.
+std::string export_name(const CellResult& cell);
+
+// `error_entries`: a cell that did not end ok is an entry with error_occurred and no time; else it
+// is left out (Google Benchmark's compare.py reads a time from every entry that is not an
+// aggregate, and stops at one without).
+nlohmann::json gbench_document(const ResultsFile& file, bool error_entries);
+nlohmann::json bmf_document(const ResultsFile& file);
+// {"smaller_is_better": [...], "bigger_is_better": [...]}: each list is what the action reads.
+nlohmann::json gab_document(const ResultsFile& file);
+
+// The cells left out of an export (not ok), as "name: status: message" lines.
+std::vector<std::string> cells_left_out(const ResultsFile& file);
+
+}  // namespace plugbench
