@@ -80,6 +80,15 @@ def main(harness, wrong_dir):
         check(len(entries) == 1 and entries[0].get("error_occurred") is True, f"{name}: {entries}")
         check("real_time" not in entries[0], f"{name}: an error entry has no time")
 
+    # The same from a run itself: --format gbench puts it on stdout, the tables on stderr.
+    result = run([harness, "-p", "cpu_serial", "-w", "reduce", "-s", "2^12", "--repetitions", "3",
+                  "--format", "gbench", "--no-json", "-q"])
+    check(result.returncode == 0, f"--format gbench: {result.returncode} {result.stderr}")
+    on_stdout = json.loads(result.stdout)
+    check([b["name"] for b in on_stdout["benchmarks"] if b["run_type"] == "iteration"] ==
+          ["reduce/mod100/4096/cpu_serial/loop"] * 3, "--format gbench repetitions")
+    check("reduce  n = 4096" in result.stderr, "--format gbench: the tables on stderr")
+
     # Bencher Metric Format.
     result = run([harness, "export", runs[0], "--to", "bmf"])
     check(result.returncode == 0, f"export bmf: {result.stderr}")

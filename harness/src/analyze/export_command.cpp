@@ -93,8 +93,7 @@ int run_export(int argc, const char* const* argv) {
   try {
     file = read_results_file(options.files[0]);
     document = *format == ExportFormat::gbench ? gbench_document(file, options.errors == "entries")
-               : *format == ExportFormat::bmf  ? bmf_document(file)
-                                               : gab_document(file);
+                                               : export_document(file, *format);
   } catch (const ResultsFileError& e) {
     std::cerr << "harness export: " << e.what() << "\n";
     return kExportInputError;

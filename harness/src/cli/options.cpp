@@ -88,10 +88,13 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(
       "format",
-      po::value<std::string>()->default_value("console")->notifier(
-          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      po::value<std::string>()->default_value("console")->notifier([&o](const std::string& format) {
+        o.export_format = export_format_named(format);
+        o.format = o.export_format ? OutputFormat::console : parse_output_format(format);
+      }),
       "tables as console (fixed width), md (markdown) or csv (one header, a line per cell; the "
-      "summary goes to stderr)")(
+      "summary goes to stderr); or, on stdout at the end, the run as gbench (Google Benchmark "
+      "JSON), bmf or gab (docs/exports.md), the tables on stderr")(
       "list", "list plugins (with why one is unavailable), their kernels, and the workloads")(
       "dry-run", "print the matrix that would run, and stop")(
       "quiet,q", "no progress line on stderr")("version", "print the harness version")("help,h",

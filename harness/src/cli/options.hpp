@@ -3,6 +3,7 @@
 
 #include "cli/usage_error.hpp"
 #include "measure/run_settings.hpp"
+#include "record/export_format.hpp"
 #include "record/text_table.hpp"
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct Options {
   bool dry_run = false;
   bool quiet = false;
   OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
+  std::optional<ExportFormat> export_format;    // --format gbench|bmf|gab: stdout holds it
   std::vector<std::string> plugins = {"all"};
   std::vector<std::string> workloads = {"all"};
   std::vector<std::string> distributions;  // empty: each workload's default

@@ -64,17 +64,22 @@ nlohmann::json gbench_entry(const std::string& name, std::size_t family, const C
 
 }  // namespace
 
-std::optional<ExportFormat> export_format_named(const std::string& name) {
-  if (name == "gbench") return ExportFormat::gbench;
-  if (name == "bmf") return ExportFormat::bmf;
-  if (name == "gab") return ExportFormat::gab;
-  return std::nullopt;
-}
-
 std::string export_name(const CellResult& cell) {
   return cell.workload + "/" + cell.distribution + "/" + std::to_string(cell.shape.n) + "/" +
          cell.plugin + "/" + cell.variant +
          (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
+}
+
+nlohmann::json export_document(const ResultsFile& file, ExportFormat format) {
+  switch (format) {
+    case ExportFormat::gbench:
+      return gbench_document(file, true);
+    case ExportFormat::bmf:
+      return bmf_document(file);
+    case ExportFormat::gab:
+      break;
+  }
+  return gab_document(file);
 }
 
 std::vector<std::string> cells_left_out(const ResultsFile& file) {

@@ -8,6 +8,7 @@
 //           list of rates (bigger is better)
 #pragma once
 
+#include "record/export_format.hpp"
 #include "record/results_reader.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,10 +18,6 @@
 #include <vector>
 
 namespace plugbench {
-
-enum class ExportFormat { gbench, bmf, gab };
-
-std::optional<ExportFormat> export_format_named(const std::string& name);
 
 // The benchmark name of a cell: "workload/distribution/n/plugin/variant", "/rank:R" in a run of
 // several ranks.
@@ -33,6 +30,9 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries);
 nlohmann::json bmf_document(const ResultsFile& file);
 // {"smaller_is_better": [...], "bigger_is_better": [...]}: each list is what the action reads.
 nlohmann::json gab_document(const ResultsFile& file);
+
+// The export of `file` in `format` (gbench with error entries).
+nlohmann::json export_document(const ResultsFile& file, ExportFormat format);
 
 // The cells left out of an export (not ok), as "name: status: message" lines.
 std::vector<std::string> cells_left_out(const ResultsFile& file);

@@ -6,10 +6,12 @@
 #include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
 #include "plan/sizes.hpp"
+#include "record/exports.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_document.hpp"
 #include "record/results_json.hpp"
+#include "record/results_reader.hpp"
 #include "run/rank_steps.hpp"
 #include "run/run_record.hpp"
 #include "run/stop_signal.hpp"
@@ -140,8 +142,8 @@ int report_and_record(RunRecord& run, const Options& options,
                       const std::vector<PluginRecord>& plugins,
                       const std::map<int, std::string>& hosts) {
   const bool several_ranks = !run.mpi.is_null();
-  // With --format csv, stdout holds the cells alone, so the rest goes to stderr.
-  const bool csv = options.format == OutputFormat::csv;
+  // With --format csv (or an export format), stdout holds the cells alone: the rest to stderr.
+  const bool csv = options.format == OutputFormat::csv || options.export_format.has_value();
   std::ostream& text = csv ? std::cerr : std::cout;
   if (run.stopped_by_signal != 0) {
     std::cerr << "harness: interrupted by signal " << run.stopped_by_signal
@@ -163,10 +165,16 @@ int report_and_record(RunRecord& run, const Options& options,
   int exit_code = run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
   if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
   if (exit_code == kExitOk && slow_ranks) exit_code = kExitSlowRank;
+  const nlohmann::json document = results_document(run, options, plugins, crossovers);
+  if (options.export_format) {
+    // The export is made from the document as written, so it holds what the file holds.
+    ResultsFile file = parse_results_text(document.dump(), "this run");
+    std::cout << export_document(file, *options.export_format).dump(2) << "\n";
+  }
   if (options.write_json) {
     const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
     try {
-      write_json_atomically(results_document(run, options, plugins, crossovers), path);
+      write_json_atomically(document, path);
       text << "results: " << path << "\n";
     } catch (const std::exception& e) {
       std::cerr << "harness: " << e.what() << "\n";
@@ -208,7 +216,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
   const RunSettings settings = run_settings_of(options);
-  TableWriter tables(std::cout, options.format);
+  TableWriter tables(options.export_format ? std::cerr : std::cout, options.format);
   RankMeetings meetings(ranks, options.mpi_lockstep, options.timeout);
   std::map<int, std::string> hosts;
   if (!ranks.alone()) {
