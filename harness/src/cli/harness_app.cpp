@@ -7,14 +7,20 @@
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "record/report_table.hpp"
+#include "record/results_json.hpp"
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 
+#include <csignal>
 #include <iostream>
 
 namespace plugbench {
 
 int run_harness(int argc, const char* const* argv) {
+  // A reader that goes away (harness ... | head -1) must not end the run before its results file
+  // is written: writes to it fail with EPIPE instead, and the run goes on. Workers get the default
+  // back (isolate/worker_pool.cpp).
+  std::signal(SIGPIPE, SIG_IGN);
   Options options;
   try {
     options = parse_options(argc, argv);
@@ -59,6 +65,12 @@ int run_harness(int argc, const char* const* argv) {
   if (options.dry_run) {
     print_dry_run(std::cout, matrix);
     return kExitOk;
+  }
+  if (options.write_json && !options.json_path.empty()) {
+    if (std::string problem = results_path_problem(options.json_path); !problem.empty()) {
+      std::cerr << "harness: " << problem << "\n";
+      return kExitUsage;
+    }
   }
   if (matrix.cells_to_run() == 0 && matrix.problems.empty()) {
     std::cerr << "harness: nothing to run (no available plugin implements the selected "
