@@ -21,6 +21,7 @@ namespace {
 using plugbench::testing::CommandResult;
 using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::kUnderAddressSanitizer;
 using plugbench::testing::read_json;
 using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
@@ -29,10 +30,6 @@ using plugbench::testing::TempFolder;
 namespace fs = std::filesystem;
 
 const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// A plugin that aborts must die of its signal under AddressSanitizer too.
-const std::string kPlainSignals =
-    "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0\"; ";
 
 // Sets an environment variable for the harness runs of one test.
 class ScopedEnv {
@@ -111,7 +108,7 @@ TEST(HostileIo, TextThatIsNotUtf8FromAPluginIsRecordedWithReplacementCharacters)
 TEST(HostileIo, AWorkersLastLineCutInsideACharacterKeepsTheResultsFile) {
   TempFolder folder;
   const std::string json = folder.file("out.json");
-  CommandResult r = run_harness(hostile_run("crash_mid_character", json), kPlainSignals);
+  CommandResult r = run_harness(hostile_run("crash_mid_character", json));
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   nlohmann::json results = read_json(json);
   const nlohmann::json* crashed = cell_named(results, "crash_mid_character");
@@ -353,18 +350,6 @@ TEST(HostileIo, ShowEscapesControlCharactersFromAFile) {
     EXPECT_TRUE(contains(r.out + r.err, "evil\\x1b[2J\\nrow")) << format << ": " << r.out;
   }
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderAddressSanitizer = true;
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
 
 TEST(HostileIo, ShowRefusesFilesThatAreNotRegularOrTooLarge) {
   TempFolder folder;
