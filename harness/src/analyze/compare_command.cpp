@@ -50,14 +50,14 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "format",
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
-      "console, md (markdown) or csv (a line per cell, nothing else)")("help,h", "this help")(
+      "console, md (markdown) or csv (a line per cell, nothing else)")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "largest results file read, in MiB; a larger one is refused")(
       "allow-empty", po::bool_switch(&o.allow_empty),
       "exit 0 even when no cell was compared (no cell in both files); default: exit 3")(
       "allow-incomplete", po::bool_switch(&o.allow_incomplete),
       "exit 0 even when a newer file is incomplete (an interrupted run); it is still warned "
-      "about; default: exit 3");
+      "about; default: exit 3")("help,h", "this help");
   return options;
 }
 

@@ -38,9 +38,9 @@ po::options_description describe_show_options(ShowOptions& o) {
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
       "console, md (markdown) or csv (a line per cell, with the file as the first column; the "
-      "rest goes to stderr)")("help,h", "this help")(
+      "rest goes to stderr)")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
-      "largest results file read, in MiB; a larger one is refused");
+      "largest results file read, in MiB; a larger one is refused")("help,h", "this help");
   return options;
 }
 
