@@ -23,6 +23,7 @@ namespace {
 using plugbench::testing::CommandResult;
 using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::kUnderAddressSanitizer;
 using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
@@ -31,18 +32,6 @@ using plugbench::testing::TempFolder;
 // exits with code 1; these tests are about a plain SIGSEGV, so the sanitizer leaves it alone.
 const std::string kPlainSegfaults =
     "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0\"; ";
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderAddressSanitizer = true;
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
-#else
-constexpr bool kUnderAddressSanitizer = false;
-#endif
 
 std::vector<nlohmann::json> cells_of(const nlohmann::json& results, const std::string& plugin,
                                      const std::string& variant) {

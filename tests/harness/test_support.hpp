@@ -9,6 +9,19 @@
 
 namespace plugbench::testing {
 
+// Whether the tests (and so the harness beside them) are built with AddressSanitizer.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kUnderAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kUnderAddressSanitizer = true;
+#else
+inline constexpr bool kUnderAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kUnderAddressSanitizer = false;
+#endif
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;  // stdout

@@ -9,12 +9,14 @@
 #include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
 #include "record/results_reader.hpp"
+#include "record/safe_text.hpp"
 #include "record/text_list.hpp"
 #include "record/text_table.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -32,6 +34,9 @@ struct CompareOptions {
   std::vector<std::string> files;
   CompareSettings settings;
   OutputFormat format = OutputFormat::console;
+  std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
+  bool allow_empty = false;
+  bool allow_incomplete = false;
   bool help = false;
 };
 
@@ -46,7 +51,14 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "format",
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
-      "console, md (markdown) or csv (a line per cell, nothing else)")("help,h", "this help");
+      "console, md (markdown) or csv (a line per cell, nothing else)")(
+      "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
+      "largest results file read, in MiB; a larger one is refused")(
+      "allow-empty", po::bool_switch(&o.allow_empty),
+      "exit 0 even when no cell was compared (no cell in both files); default: exit 3")(
+      "allow-incomplete", po::bool_switch(&o.allow_incomplete),
+      "exit 0 even when a newer file is incomplete (an interrupted run); it is still warned "
+      "about; default: exit 3")("help,h", "this help");
   return options;
 }
 
@@ -66,7 +78,9 @@ std::string compare_usage() {
        << describe_compare_options(unused)
        << "\nexit codes: 0 no regression, 1 a regression (a cell slower beyond --threshold with "
           "p < alpha, or verified in the base and failing or in error in a newer file), 2 usage "
-          "error or a file that is not a readable results file\n";
+          "error or a file that is not a readable results file, 3 no regression but nothing to "
+          "vouch for it: no cell compared (--allow-empty), or a newer file incomplete "
+          "(--allow-incomplete)\n";
   return text.str();
 }
 
@@ -77,6 +91,9 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
   o.help = values.count("help") > 0;
   if (o.help) return o;
   if (o.files.size() < 2) throw UsageError("compare needs two results files or more");
+  if (o.max_file_mib < 1 || o.max_file_mib > kMaxFileMibLimit) {
+    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
+  }
   if (!(o.settings.threshold >= 0)) throw UsageError("--threshold cannot be negative");
   if (!(o.settings.alpha > 0 && o.settings.alpha < 1)) {
     throw UsageError("--alpha must be between 0 and 1");
@@ -176,16 +193,24 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
 
 // Console and markdown: a line of text (markdown: a paragraph).
 void say(std::ostream& out, OutputFormat format, const std::string& text) {
-  out << text << (format == OutputFormat::md ? "\n\n" : "\n");
+  // Names in it come from the files: their control characters are shown escaped.
+  out << printable_text(text) << (format == OutputFormat::md ? "\n\n" : "\n");
+}
+
+// Cells whose times were compared: a verdict of faster, slower, same or too noisy.
+int compared_count(const std::vector<CellComparison>& comparisons) {
+  return static_cast<int>(std::count_if(comparisons.begin(), comparisons.end(), [](const auto& c) {
+    return c.verdict == Verdict::faster || c.verdict == Verdict::slower ||
+           c.verdict == Verdict::same || c.verdict == Verdict::noisy;
+  }));
 }
 
 std::string summary_text(const std::vector<CellComparison>& comparisons) {
   std::map<Verdict, int> counts;
   for (const CellComparison& c : comparisons) ++counts[c.verdict];
-  int compared = counts[Verdict::faster] + counts[Verdict::slower] + counts[Verdict::same] +
-                 counts[Verdict::noisy];
-  return std::to_string(compared) + " cells compared: " + std::to_string(counts[Verdict::faster]) +
-         " faster, " + std::to_string(counts[Verdict::slower]) + " slower, " +
+  return std::to_string(compared_count(comparisons)) +
+         " cells compared: " + std::to_string(counts[Verdict::faster]) + " faster, " +
+         std::to_string(counts[Verdict::slower]) + " slower, " +
          std::to_string(counts[Verdict::same]) + " same, " +
          std::to_string(counts[Verdict::noisy]) + " too noisy to say; " +
          std::to_string(counts[Verdict::failed]) + " failed verification, " +
@@ -194,10 +219,16 @@ std::string summary_text(const std::vector<CellComparison>& comparisons) {
          std::to_string(counts[Verdict::only_current]) + " only in new";
 }
 
-// Compares one file to the base; returns whether it holds a regression.
-bool compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                  const ResultsFile& current, const std::vector<CellResult>& current_cells,
-                  const CompareOptions& o, TableWriter& tables) {
+// What one comparison of a file to the base found, for the exit code.
+struct PairOutcome {
+  bool regression = false;
+  int compared = 0;
+};
+
+// Compares one file to the base.
+PairOutcome compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                         const ResultsFile& current, const std::vector<CellResult>& current_cells,
+                         const CompareOptions& o, TableWriter& tables) {
   std::vector<CellComparison> comparisons = compare_cells(base_cells, current_cells, o.settings);
   Facts base_facts = machine_facts(base.document);
   Facts current_facts = machine_facts(current.document);
@@ -230,17 +261,34 @@ bool compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_c
   }
   if (!csv) text << "\n";
   say(text, text_format, current.path + " against " + base.path + ": " + summary_text(comparisons));
-  bool regression = false;
+  PairOutcome outcome;
+  outcome.compared = compared_count(comparisons);
   for (const CellComparison& c : comparisons) {
     if (!c.regression) continue;
-    regression = true;
+    outcome.regression = true;
     std::string what =
         c.verdict == Verdict::slower
             ? number_text(*c.ratio, "%.2fx") + " the base time, p = " + p_text(c.p_value)
             : c.label + (c.detail.empty() ? "" : ": " + c.detail);
     say(text, text_format, "REGRESSION " + cell_name(c) + ": " + what);
   }
-  return regression;
+  return outcome;
+}
+
+// Whether the file's run finished; an interrupted one says so ("complete": false).
+bool is_complete(const ResultsFile& file) {
+  const nlohmann::json& document = file.document;
+  return !document.contains("complete") || !document["complete"].is_boolean() ||
+         document["complete"].get<bool>();
+}
+
+std::string incomplete_warning(const ResultsFile& file) {
+  std::string why = "its run was stopped before the end";
+  if (std::optional<double> signal = number_at(file.document, "/interrupted_by_signal")) {
+    why += " (signal " + number_text(*signal, "%.0f") + ")";
+  }
+  return "harness compare: warning: " + file.path + " is incomplete: " + why +
+         "; only the cells it finished are compared";
 }
 
 }  // namespace
@@ -261,7 +309,7 @@ int run_compare(int argc, const char* const* argv) {
   std::vector<std::vector<CellResult>> cells;
   try {
     for (const std::string& path : options.files) {
-      files.push_back(read_results_file(path));
+      files.push_back(read_results_file(path, options.max_file_mib << 20));
       // A run of several ranks is compared on each cell's spread over its ranks.
       cells.push_back(collapse_ranks(cells_of(files.back())));
     }
@@ -269,14 +317,36 @@ int run_compare(int argc, const char* const* argv) {
     std::cerr << "harness compare: " << e.what() << "\n";
     return kCompareInputError;
   }
+  bool newer_incomplete = false;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (is_complete(files[i])) continue;
+    std::cerr << incomplete_warning(files[i]) << "\n";
+    newer_incomplete = newer_incomplete || i > 0;
+  }
   TableWriter tables(std::cout, options.format);
   bool regression = false;
+  std::vector<std::string> compared_nothing;
   for (std::size_t i = 1; i < files.size(); ++i) {
     if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
-    regression =
-        compare_pair(files[0], cells[0], files[i], cells[i], options, tables) || regression;
+    PairOutcome outcome = compare_pair(files[0], cells[0], files[i], cells[i], options, tables);
+    regression = regression || outcome.regression;
+    if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
   }
-  return regression ? kCompareRegression : kCompareNoRegression;
+  if (regression) return kCompareRegression;
+  bool inconclusive = false;
+  if (!compared_nothing.empty() && !options.allow_empty) {
+    std::cerr << "harness compare: no cell of " << join(compared_nothing) << " was compared with "
+              << files[0].path
+              << " (no cell with a time in both: other workloads, sizes or plugins, or an empty "
+                 "run); exit code 3 (--allow-empty accepts this)\n";
+    inconclusive = true;
+  }
+  if (newer_incomplete && !options.allow_incomplete) {
+    std::cerr << "harness compare: a newer file is incomplete, so a regression in the cells it "
+                 "lacks would go unseen; exit code 3 (--allow-incomplete accepts this)\n";
+    inconclusive = true;
+  }
+  return inconclusive ? kCompareInconclusive : kCompareNoRegression;
 }
 
 }  // namespace plugbench

@@ -9,7 +9,11 @@ namespace plugbench {
 enum CompareExitCode {
   kCompareNoRegression = 0,
   kCompareRegression = 1,  // a cell slower beyond --threshold (significantly), or newly wrong
-  kCompareInputError = 2   // usage error, or a file that cannot be read as results
+  kCompareInputError = 2,  // usage error, or a file that cannot be read as results
+  // No regression, but nothing to vouch for it: no cell was compared (different workloads, an
+  // empty new file) or a newer file is incomplete (its run was interrupted), unless
+  // --allow-empty / --allow-incomplete say that is expected.
+  kCompareInconclusive = 3
 };
 
 // argv[0] is "compare".

@@ -15,6 +15,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -29,6 +30,7 @@ namespace {
 struct ShowOptions {
   std::vector<std::string> files;
   OutputFormat format = OutputFormat::console;
+  std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
   bool help = false;
 };
 
@@ -39,7 +41,9 @@ po::options_description describe_show_options(ShowOptions& o) {
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
       "console, md (markdown) or csv (a line per cell, with the file as the first column; the "
-      "rest goes to stderr)")("help,h", "this help");
+      "rest goes to stderr)")(
+      "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
+      "largest results file read, in MiB; a larger one is refused")("help,h", "this help");
   return options;
 }
 
@@ -51,7 +55,8 @@ std::string show_usage() {
           "command made the file, a table per problem (time, GB/s, % of peak, speedup, "
           "verified), the summary line and the crossover. Nothing is run or measured.\n\n"
        << describe_show_options(unused)
-       << "\nexit codes: 0 shown, 2 usage error or a file that is not a readable results file\n";
+       << "\nexit codes: 0 shown, 2 usage error or a file that is not a readable results file (not "
+          "a regular file, larger than --max-file-mib, not JSON, or not a results file)\n";
   return text.str();
 }
 
@@ -61,6 +66,9 @@ ShowOptions parse_show_options(int argc, const char* const* argv) {
   po::variables_map values = parse_subcommand(argc, argv, visible, o.files, "show");
   o.help = values.count("help") > 0;
   if (!o.help && o.files.empty()) throw UsageError("show needs a results file (or more)");
+  if (o.max_file_mib < 1 || o.max_file_mib > kMaxFileMibLimit) {
+    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
+  }
   return o;
 }
 
@@ -171,7 +179,7 @@ int run_show(int argc, const char* const* argv) {
   std::vector<std::vector<StoredProblem>> problems;
   try {
     for (const std::string& path : options.files) {
-      files.push_back(read_results_file(path));
+      files.push_back(read_results_file(path, options.max_file_mib << 20));
       problems.push_back(problems_of(files.back()));
     }
   } catch (const ResultsFileError& e) {

@@ -7,6 +7,7 @@
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "record/report_table.hpp"
+#include "record/results_json.hpp"
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -61,6 +63,12 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
   if (options.dry_run) {
     print_dry_run(std::cout, matrix);
     return kExitOk;
+  }
+  if (options.write_json && !options.json_path.empty()) {
+    if (std::string problem = results_path_problem(options.json_path); !problem.empty()) {
+      std::cerr << "harness: " << problem << "\n";
+      return kExitUsage;
+    }
   }
   if (matrix.cells_to_run() == 0 && matrix.problems.empty()) {
     std::cerr << "harness: nothing to run (no available plugin implements the selected "
@@ -112,6 +120,10 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
 }  // namespace
 
 int run_harness(int argc, const char* const* argv, RankGroup& ranks) {
+  // A reader that goes away (harness ... | head -1) must not end the run before its results file
+  // is written: writes to it fail with EPIPE instead, and the run goes on. Workers get the default
+  // back (isolate/worker_pool.cpp).
+  std::signal(SIGPIPE, SIG_IGN);
   const std::vector<std::string> arguments = root_arguments(ranks, argc, argv);
   if (ranks.alone()) return run_one_rank(arguments, ranks);
   // Only the root speaks on stdout; the other ranks' tables and listings would repeat it.

@@ -1,6 +1,8 @@
 // options.cpp: the harness's command-line options and their help text.
 #include "cli/options.hpp"
 
+#include "record/safe_text.hpp"
+
 #include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>
 
@@ -153,7 +155,16 @@ Options parse_options(int argc, const char* const* argv) {
       describe_options(o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, repetitions);
   po::variables_map values;
   try {
-    po::store(po::command_line_parser(argc, argv).options(description).run(), values);
+    po::parsed_options parsed = po::command_line_parser(argc, argv).options(description).run();
+    // The harness takes no positional arguments: a word after a list option's value is most
+    // likely a second list item given with a space ("-p cpu_serial openmp").
+    for (const std::string& stray :
+         po::collect_unrecognized(parsed.options, po::include_positional)) {
+      throw UsageError("unexpected argument '" + printable_text(stray) +
+                       "': the harness takes no arguments besides options; a list is one "
+                       "argument with commas (-p cpu_serial,openmp, not -p cpu_serial openmp)");
+    }
+    po::store(parsed, values);
     po::notify(values);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see harness --help)");
@@ -162,6 +173,8 @@ Options parse_options(int argc, const char* const* argv) {
     if (i > 0) o.command_line += ' ';
     o.command_line += argv[i];
   }
+  // Recorded in the results: an argument such as a file name may be bytes other than UTF-8.
+  o.command_line = valid_utf8(o.command_line);
   o.help = values.count("help") > 0;
   o.version = values.count("version") > 0;
   o.list = values.count("list") > 0;

@@ -6,6 +6,7 @@
 #include "isolate/worker_process.hpp"
 #include "record/host_info.hpp"
 #include "record/results_json.hpp"
+#include "record/safe_text.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -42,7 +43,8 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-// The last `count` non-empty lines of `text`, joined by " | ", each cut to 300 characters.
+// The last `count` non-empty lines of `text`, joined by " | ", each cut to 300 bytes (between
+// characters) and made valid UTF-8: a worker's output is any bytes at all.
 std::string last_lines(const std::string& text, std::size_t count) {
   std::vector<std::string> lines;
   std::size_t end = text.size();
@@ -52,7 +54,7 @@ std::string last_lines(const std::string& text, std::size_t count) {
     std::string line = text.substr(begin, end - begin);
     line.erase(std::remove(line.begin(), line.end(), '\r'), line.end());
     if (!line.empty() && line.find_first_not_of(" \t") != std::string::npos) {
-      lines.push_back(line.size() > 300 ? line.substr(0, 300) + "..." : line);
+      lines.push_back(line.size() > 300 ? valid_utf8_prefix(line, 300) + "..." : valid_utf8(line));
     }
     end = begin == 0 ? 0 : begin - 1;
   }
@@ -324,6 +326,13 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
 
 WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginState& state,
                                             const CellRequest& request, CellResult& decided) {
+  if (valid_utf8(plugin.path) != plugin.path || valid_utf8(plugin.found_in) != plugin.found_in) {
+    state.unavailable =
+        "its path is not valid UTF-8, which the request to a worker (JSON) cannot "
+        "carry; rename the file or its folder, or run with --isolation none";
+    decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    return Opened::decided;
+  }
   try {
     state.worker = spawn();
   } catch (const std::system_error& e) {

@@ -53,7 +53,10 @@ bool write_all(int fd, const std::string& text) {
 namespace {
 
 bool reply(const nlohmann::json& message) {
-  return write_all(kWorkerChannelFd, message.dump() + "\n");
+  // A byte of a plugin's text that is not UTF-8 becomes U+FFFD instead of an exception that would
+  // end the worker and record its cell as a crash.
+  return write_all(kWorkerChannelFd,
+                   message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 int serve() {

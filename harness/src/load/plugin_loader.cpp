@@ -1,6 +1,10 @@
 // plugin_loader.cpp: loading with Boost.DLL, the ABI check and the probe.
 #include "load/plugin_loader.hpp"
 
+#include "load/plugin_names.hpp"
+#include "load/plugin_text.hpp"
+#include "record/safe_text.hpp"
+
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 
@@ -9,9 +13,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 namespace plugbench {
 namespace {
@@ -44,11 +50,10 @@ std::string clean_dlerror(std::string text) {
   return text;
 }
 
-// [a-z0-9_]+: a name that is safe in file names, JSON keys and command lines.
-bool valid_plugin_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+// A plugin's string field as read for a name: at most one byte past the longest valid name, so
+// that a name without its NUL costs no more than that.
+std::string_view name_field(const char* text) {
+  return text ? std::string_view(text, strnlen(text, kMaxNameBytes + 1)) : std::string_view();
 }
 
 // Checks the table and copies what the harness needs; returns an empty string or the reason.
@@ -67,19 +72,20 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
     return "plugin table is " + std::to_string(table->struct_size) + " bytes, smaller than the " +
            std::to_string(kMinPluginSize) + " bytes of ABI 1.0: not built with plugin_api.h";
   }
-  if (table->name == nullptr || !valid_plugin_name(table->name)) {
-    return "plugin name must be lower-case letters, digits and '_' (got '" +
-           std::string(table->name ? table->name : "(null)") + "')";
+  if (!valid_plugin_name(name_field(table->name))) {
+    return "plugin name must be 1 to " + std::to_string(kMaxNameBytes) +
+           " lower-case letters, digits and '_' (got " +
+           (table->name ? "'" + printable_text(name_field(table->name)) + "'" : "NULL") + ")";
   }
-  record.name = table->name;
-  record.version = table->version ? table->version : "";
-  record.description = table->description ? table->description : "";
+  record.name = std::string(name_field(table->name));
+  record.version = plugin_string(table->version);
+  record.description = plugin_string(table->description);
   record.abi_major = table->abi_major;
   record.abi_minor = table->abi_minor;
   record.memory_space = table->memory_space;
   for (std::uint32_t i = 0; i < table->build_info_count && table->build_info; ++i) {
     const pb_build_entry& entry = table->build_info[i];
-    record.build_info.emplace_back(entry.key ? entry.key : "", entry.value ? entry.value : "");
+    record.build_info.emplace_back(plugin_string(entry.key), plugin_string(entry.value));
   }
   const char* required[] = {"probe",   "open",        "close",      "alloc",
                             "release", "copy_in",     "copy_out",   "copy_within",
@@ -112,13 +118,20 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
     if (!kernel.workload || !kernel.variant || !kernel.run) {
       return "kernel " + std::to_string(i) + " lacks a workload, a variant or a run function";
     }
+    for (const char* name : {kernel.workload, kernel.variant}) {
+      if (std::string why = kernel_name_problem(name_field(name)); !why.empty()) {
+        return "kernel " + std::to_string(i) + " is named '" + printable_text(name_field(name)) +
+               "': " + why;
+      }
+    }
+    const std::string workload(name_field(kernel.workload));
+    const std::string variant(name_field(kernel.variant));
     for (const KernelRecord& seen : record.kernels) {
-      if (seen.workload == kernel.workload && seen.variant == kernel.variant) {
+      if (seen.workload == workload && seen.variant == variant) {
         return "two kernels named " + seen.workload + "/" + seen.variant;
       }
     }
-    record.kernels.push_back({kernel.workload, kernel.variant,
-                              kernel.description ? kernel.description : "", kernel.flags,
+    record.kernels.push_back({workload, variant, plugin_string(kernel.description), kernel.flags,
                               kernel.max_n, &kernel});
   }
   record.table = table;
@@ -199,8 +212,9 @@ PluginRecord load_plugin(const std::string& path, const std::string& found_in) {
   pb_error error{message, sizeof message};
   const pb_plugin* table = entry(PB_ABI_MAJOR, PB_ABI_MINOR, &error);
   if (table == nullptr) {
-    record.reason = std::string("the entry returned no plugin table") +
-                    (message[0] ? std::string(": ") + message : std::string());
+    const std::string said = bounded_text(message, sizeof message);
+    record.reason =
+        "the entry returned no plugin table" + (said.empty() ? std::string() : ": " + said);
     return record;
   }
   if (std::string reason = accept_table(table, record); !reason.empty()) {
@@ -215,7 +229,8 @@ PluginRecord load_plugin(const std::string& path, const std::string& found_in) {
     record.state = PluginState::available;
   } else {
     record.state = PluginState::unavailable;
-    record.reason = message[0] ? message : "the probe failed without saying why";
+    const std::string said = bounded_text(message, sizeof message);
+    record.reason = said.empty() ? "the probe failed without saying why" : said;
   }
   return record;
 }

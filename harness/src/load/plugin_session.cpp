@@ -1,8 +1,6 @@
 // plugin_session.cpp: sessions and buffers of a plugin.
 #include "load/plugin_session.hpp"
 
-#include "load/plugin_text.hpp"
-
 #include <cstddef>
 
 namespace plugbench {

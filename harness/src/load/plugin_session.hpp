@@ -4,6 +4,7 @@
 
 #include "load/execution_context.hpp"
 #include "load/plugin_loader.hpp"
+#include "load/plugin_text.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +33,8 @@ class ErrorBuffer {
     error_ = {text_, sizeof text_};
     return &error_;
   }
-  std::string text() const { return text_; }
+  // What the plugin wrote: up to the buffer's end when it left no NUL, as valid UTF-8.
+  std::string text() const { return bounded_text(text_, sizeof text_); }
 
  private:
   char text_[2048];

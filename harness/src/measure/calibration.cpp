@@ -1,6 +1,7 @@
 // calibration.cpp: peak bandwidth measurements, repeated and summarised by measure().
 #include "measure/calibration.hpp"
 
+#include "load/plugin_text.hpp"
 #include "measure/measurement.hpp"
 
 #include <plugbench/host_services.hpp>
@@ -114,7 +115,7 @@ std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) 
   copy.pattern = to_string(MemoryPattern::copy);
   copy.measured_by = "plugin " + session.plugin().name + ": copy_within, fastest of " +
                      std::to_string(kCalibrationRepetitions);
-  if (auto info = session.device_info()) copy.device = info->name;
+  if (auto info = session.device_info()) copy.device = bounded_text(info->name, sizeof info->name);
   copy.bytes = 1ull << 30;
   std::optional<PluginBuffer> source, target;
   // Halve the size until two buffers fit (a small device, or one already busy).

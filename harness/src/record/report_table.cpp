@@ -3,6 +3,7 @@
 #include "record/report_table.hpp"
 
 #include "plan/sizes.hpp"
+#include "record/safe_text.hpp"
 #include "record/text_list.hpp"
 
 #include <cmath>
@@ -173,15 +174,20 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
   out << "\nplugins:\n";
   if (plugins.empty()) out << "  none found\n";
   for (const PluginRecord& plugin : plugins) {
-    out << "  " << std::left << std::setw(16) << plugin.name << std::setw(12)
+    // A broken plugin's name is its file name, and the reason and version are the plugin's words:
+    // shown with their control characters escaped.
+    out << "  " << std::left << std::setw(16) << printable_text(plugin.name) << std::setw(12)
         << to_string(plugin.state);
     if (plugin.state == PluginState::broken) {
-      out << plugin.reason << "\n    file: " << plugin.path << "\n";
+      out << printable_text(plugin.reason) << "\n    file: " << plugin.path << "\n";
       continue;
     }
-    out << std::setw(8) << memory_space_name(plugin.memory_space) << "v" << plugin.version
-        << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
-    if (plugin.state == PluginState::unavailable) out << "    why: " << plugin.reason << "\n";
+    out << std::setw(8) << memory_space_name(plugin.memory_space) << "v"
+        << printable_text(plugin.version) << "  ABI " << plugin.abi_major << "." << plugin.abi_minor
+        << "\n";
+    if (plugin.state == PluginState::unavailable) {
+      out << "    why: " << printable_text(plugin.reason) << "\n";
+    }
     out << "    file: " << plugin.path << "  (found in " << plugin.found_in << ")\n";
     std::vector<std::string> workloads;
     for (const KernelRecord& kernel : plugin.kernels) {

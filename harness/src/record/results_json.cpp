@@ -3,15 +3,19 @@
 
 #include "load/plugin_text.hpp"
 #include "record/host_info.hpp"
+#include "record/safe_text.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 
 namespace plugbench {
@@ -169,11 +173,13 @@ nlohmann::json to_json(const CellResult& cell) {
 
 nlohmann::json to_json(const PluginRecord& plugin) {
   nlohmann::json j;
-  j["name"] = plugin.name;
-  j["path"] = plugin.path;
-  j["found_in"] = plugin.found_in;
+  // A broken plugin's name is its file name, and paths are the file system's bytes: any of them
+  // may be other than UTF-8 (the plugin-supplied text was made valid as it was read).
+  j["name"] = valid_utf8(plugin.name);
+  j["path"] = valid_utf8(plugin.path);
+  j["found_in"] = valid_utf8(plugin.found_in);
   j["status"] = to_string(plugin.state);
-  j["reason"] = plugin.reason;
+  j["reason"] = valid_utf8(plugin.reason);
   j["version"] = plugin.version;
   j["description"] = plugin.description;
   j["abi"] =
@@ -205,16 +211,16 @@ nlohmann::json to_json(const PeakBandwidth& peak) {
 
 nlohmann::json to_json(const pb_device_info& device) {
   return {{"index", device.index},
-          {"name", device.name},
-          {"architecture", device.architecture},
+          {"name", bounded_text(device.name, sizeof device.name)},
+          {"architecture", bounded_text(device.architecture, sizeof device.architecture)},
           {"memory_bytes", device.memory_bytes},
           {"multiprocessors", device.multiprocessors},
           {"clock_khz", device.clock_khz},
           {"memory_clock_khz", device.memory_clock_khz},
           {"memory_bus_bits", device.memory_bus_bits},
           {"l2_bytes", device.l2_bytes},
-          {"driver_version", device.driver_version},
-          {"runtime_version", device.runtime_version},
+          {"driver_version", bounded_text(device.driver_version, sizeof device.driver_version)},
+          {"runtime_version", bounded_text(device.runtime_version, sizeof device.runtime_version)},
           {"uuid", bounded_text(device.uuid, sizeof device.uuid)},
           {"pci_bus_id", bounded_text(device.pci_bus_id, sizeof device.pci_bus_id)}};
 }
@@ -314,6 +320,41 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   return peak;
 }
 
+namespace {
+
+// Opens a new file named `<path>.tmp.<random>` in the folder of `path`, as mkstemp does
+// (O_CREAT|O_EXCL|O_NOFOLLOW: never a file or link that is already there, so another user who can
+// write to the folder cannot point it elsewhere), with mode 0644 less the umask.
+int open_fresh_temporary(const std::string& path, std::string& temporary) {
+  std::random_device entropy;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char suffix[24];
+    std::snprintf(suffix, sizeof suffix, ".tmp.%08x%08x", entropy(), entropy());
+    temporary = path + suffix;
+    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+}  // namespace
+
+std::string results_path_problem(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return "";  // a new file: the writer reports what fails
+  if (S_ISREG(info.st_mode)) return "";
+  const char* what = S_ISDIR(info.st_mode)    ? "a folder"
+                     : S_ISCHR(info.st_mode)  ? "a character device"
+                     : S_ISBLK(info.st_mode)  ? "a block device"
+                     : S_ISFIFO(info.st_mode) ? "a FIFO"
+                     : S_ISSOCK(info.st_mode) ? "a socket"
+                                              : "not a regular file";
+  return "--json '" + printable_text(path) + "' is " + what +
+         ": the results file is written beside it and renamed over it, which would replace it; "
+         "name a regular file (or use --no-json)";
+}
+
 void write_json_atomically(const nlohmann::json& document, const std::string& path) {
   namespace fs = std::filesystem;
   fs::path target(path);
@@ -322,9 +363,14 @@ void write_json_atomically(const nlohmann::json& document, const std::string& pa
   if (error) {
     throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
   }
-  std::string temporary = path + ".tmp." + std::to_string(getpid());
-  std::string text = document.dump(2) + "\n";
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (std::string problem = results_path_problem(path); !problem.empty()) {
+    throw std::runtime_error(problem);
+  }
+  // Text is made valid UTF-8 where it enters the results (record/safe_text.hpp); should a byte
+  // slip past, it becomes U+FFFD here rather than costing the whole file.
+  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string temporary;
+  int fd = open_fresh_temporary(path, temporary);
   if (fd < 0) {
     throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
   }

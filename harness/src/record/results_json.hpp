@@ -29,8 +29,13 @@ TimeStats time_stats_from_json(const nlohmann::json& j);
 CellResult cell_from_json(const nlohmann::json& j);
 PeakBandwidth peak_from_json(const nlohmann::json& j);
 
-// Writes `document` to `path` so that the file is either the old one or the complete new one.
-// Throws std::runtime_error naming the path and the problem.
+// Why `path` cannot take a results file (it is a folder, a device, a FIFO or a socket, which the
+// rename would replace), or "" when it can (a regular file, or nothing yet).
+std::string results_path_problem(const std::string& path);
+
+// Writes `document` to `path` so that the file is either the old one or the complete new one: to
+// a fresh temporary file of a random name beside it, then renamed. Refuses a path that
+// results_path_problem objects to. Throws std::runtime_error naming the path and the problem.
 void write_json_atomically(const nlohmann::json& document, const std::string& path);
 
 // results/<host>-<UTC time>.json, relative to the current folder.

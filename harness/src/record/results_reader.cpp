@@ -3,13 +3,14 @@
 
 #include "record/results_json.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -94,6 +95,9 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path)
     }
     refuse(path,
            "malformed JSON at byte " + std::to_string(e.byte) + ": " + parse_message(e.what()));
+  } catch (const nlohmann::json::exception& e) {
+    // Well-formed text nlohmann cannot hold, such as a number beyond a double's range (1e400).
+    refuse(path, "unreadable JSON: " + parse_message(e.what()));
   }
   if (!document.is_object() || !document.contains("schema_version") ||
       !document.contains("results")) {
@@ -104,15 +108,50 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path)
   return {path, std::move(document)};
 }
 
-ResultsFile read_results_file(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) refuse(path, "is a folder, not a results file");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) refuse(path, std::string("cannot read: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) refuse(path, std::string("cannot read: ") + std::strerror(errno));
-  return parse_results_text(text.str(), path);
+ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes) {
+  // Opened without blocking (a FIFO would wait for a writer) and checked before a byte is read: a
+  // device such as /dev/zero never ends, and a huge file would take minutes and gigabytes.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse(path, std::string("cannot read: ") + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    const int error = errno;
+    ::close(fd);
+    refuse(path, std::string("cannot read: ") + std::strerror(error));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    ::close(fd);
+    refuse(path, S_ISDIR(info.st_mode) ? "is a folder, not a results file"
+                                       : "is not a regular file (a device, a FIFO or a socket), "
+                                         "not a results file");
+  }
+  if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
+    ::close(fd);
+    refuse(path, "is " + std::to_string(info.st_size) + " bytes, more than the " +
+                     std::to_string(max_bytes >> 20) +
+                     " MiB a results file may have here (raise the limit with --max-file-mib)");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  text.reserve(static_cast<std::size_t>(info.st_size));
+  char chunk[65536];
+  while (text.size() <= max_bytes) {  // a file that grows while read stops at the limit too
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      refuse(path, std::string("cannot read: ") + std::strerror(error));
+    }
+    if (n == 0) break;
+    text.append(chunk, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  if (text.size() > max_bytes) {
+    refuse(path, "grew past the " + std::to_string(max_bytes >> 20) +
+                     " MiB a results file may have here while it was read");
+  }
+  return parse_results_text(text, path);
 }
 
 std::optional<double> number_at(const nlohmann::json& value, const std::string& pointer) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -25,8 +26,15 @@ struct ResultsFile {
   const nlohmann::json& cells() const { return document.at("results"); }
 };
 
-// Throws ResultsFileError: "<path>: <problem>".
-ResultsFile read_results_file(const std::string& path);
+// The largest results file show and compare read unless told otherwise (--max-file-mib).
+inline constexpr std::uint64_t kDefaultMaxResultsBytes = std::uint64_t{64} << 20;
+// The largest --max-file-mib (1 TiB): the bound keeps the byte count from overflowing.
+inline constexpr std::uint64_t kMaxFileMibLimit = std::uint64_t{1} << 20;
+
+// Throws ResultsFileError: "<path>: <problem>", for a file that is not a regular file, is larger
+// than `max_bytes`, or cannot be read as a results file.
+ResultsFile read_results_file(const std::string& path,
+                              std::uint64_t max_bytes = kDefaultMaxResultsBytes);
 // The same checks on text already in memory; `path` names it in messages.
 ResultsFile parse_results_text(const std::string& text, const std::string& path);
 

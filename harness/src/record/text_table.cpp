@@ -2,6 +2,7 @@
 #include "record/text_table.hpp"
 
 #include "cli/options.hpp"
+#include "record/safe_text.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -35,6 +36,22 @@ std::string markdown_cell(const std::string& text) {
   return escaped;
 }
 
+// The table with its control characters escaped: cells may hold text from a plugin or a results
+// file, which must not move the cursor, recolour the terminal or break a row
+// (record/safe_text.hpp).
+TextTable printable_table(const TextTable& table) {
+  TextTable shown = table;
+  shown.title = printable_text(shown.title);
+  for (auto& [name, value] : shown.context) value = printable_text(value);
+  for (TableColumn& column : shown.columns) column.title = printable_text(column.title);
+  for (TableRow& row : shown.rows) {
+    for (std::string& cell : row.cells) cell = printable_text(cell);
+    row.note = printable_text(row.note);
+  }
+  for (std::string& note : shown.notes) note = printable_text(note);
+  return shown;
+}
+
 // A note row's cells, the missing ones blank and the note in the last column.
 std::vector<std::string> filled_cells(const TableRow& row, std::size_t columns) {
   std::vector<std::string> cells = row.cells;
@@ -63,7 +80,8 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-void TableWriter::write(const TextTable& table) {
+void TableWriter::write(const TextTable& raw_table) {
+  const TextTable table = printable_table(raw_table);
   switch (format_) {
     case OutputFormat::console:
       write_console(table);
