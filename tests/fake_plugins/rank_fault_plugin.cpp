@@ -4,7 +4,12 @@
 // PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 30 ms a call, the others 1 ms (wide apart, so that a
 // loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
 // rank r's worker aborts in the kernel. PLUGBENCH_FAKE_HANG_RANK=r: rank r's kernel never returns.
+// PLUGBENCH_FAKE_TERM_RANK=r: rank r's kernel sends SIGTERM to its harness (a signal that reaches
+// one rank only).
 #include <plugbench/host_services.hpp>
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -26,6 +31,7 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
     std::fputs("fake_rank: this rank's kernel aborts\n", stderr);
     std::abort();
   }
+  if (this_rank_is("PLUGBENCH_FAKE_TERM_RANK")) ::kill(::getppid(), SIGTERM);
   while (this_rank_is("PLUGBENCH_FAKE_HANG_RANK")) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }

@@ -173,6 +173,20 @@ TEST(MpiRun, ARankWhoseWorkerHangsTimesOutThatCellAndEveryRankGoesOn) {
   }
 }
 
+TEST(MpiRun, ASignalThatReachesOneRankStopsEveryRankAndTheFileSaysSo) {
+  TempFolder folder;
+  const std::string path = folder.file("term.json");
+  CommandResult r = run_harness(
+      {"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank,cpu_serial", "-w", "reduce",
+       "-s", "2^10,2^11,2^12", "--repetitions", "3", "--outlier-threshold", "5", "--json", path},
+      launcher(2, "PLUGBENCH_FAKE_TERM_RANK=1"));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_FALSE(results["complete"].get<bool>());
+  EXPECT_EQ(results["interrupted_by_signal"], 15);
+  EXPECT_LT(results["results"].size(), 2u * 3u * 2u);  // not every cell ran
+}
+
 TEST(MpiRun, RanksThatPlanDifferentMatricesAreRefusedBeforeAnythingRuns) {
   // Rank 1 alone sees the fake_rank plugin: `-p all` then plans more cells there.
   const std::string command = std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS +

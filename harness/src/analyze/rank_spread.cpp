@@ -5,6 +5,7 @@
 #include "record/results_json.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -64,14 +65,24 @@ void find_slow_ranks(RankSpread& spread, const std::vector<const CellResult*>& o
                      double threshold) {
   std::vector<double> medians;
   for (const CellResult* cell : ok) medians.push_back(cell->kernel->median_ms);
-  const double middle = median_of(medians);
   const bool iqr_applies = static_cast<int>(ok.size()) >= kRanksForIqr;
   const double q1 = iqr_applies ? quantile(medians, 0.25) : 0;
   const double q3 = iqr_applies ? quantile(medians, 0.75) : 0;
   const double iqr_fence = q3 + 1.5 * (q3 - q1);
   for (const CellResult* cell : ok) {
+    // Against the other ranks only: a slow rank must not pull its own yardstick (with two ranks,
+    // the median of both is their mean, and a rank 20 % slower would look 9 % slower).
+    std::vector<double> others_medians;
+    std::vector<double> others_samples;
+    for (const CellResult* other : ok) {
+      if (other == cell) continue;
+      others_medians.push_back(other->kernel->median_ms);
+      others_samples.insert(others_samples.end(), other->kernel->samples_ms.begin(),
+                            other->kernel->samples_ms.end());
+    }
     const double median = cell->kernel->median_ms;
-    const double slower_by = middle > 0 ? median / middle - 1 : 0;
+    const double yardstick = median_of(others_medians);
+    const double slower_by = yardstick > 0 ? median / yardstick - 1 : 0;
     std::string rule;
     if (slower_by > threshold) {
       rule = "threshold";
@@ -79,27 +90,28 @@ void find_slow_ranks(RankSpread& spread, const std::vector<const CellResult*>& o
       rule = "iqr";
     }
     if (rule.empty()) continue;
-    std::vector<double> others;
-    for (const CellResult* other : ok) {
-      if (other == cell) continue;
-      others.insert(others.end(), other->kernel->samples_ms.begin(),
-                    other->kernel->samples_ms.end());
-    }
-    const double p = mann_whitney_u(cell->kernel->samples_ms, others).p_value;
+    const double p = mann_whitney_u(cell->kernel->samples_ms, others_samples).p_value;
     if (p < kSignificance) spread.slow.push_back({cell->rank, slower_by, p, rule});
   }
 }
 
-RankSpread spread_of(const std::vector<const CellResult*>& group, double threshold) {
+RankSpread spread_of(const std::vector<const CellResult*>& group, double threshold,
+                     int total_ranks) {
   RankSpread spread;
   spread.cell = *group.front();
   spread.cell.rank = -1;
-  spread.ranks = static_cast<int>(group.size());
+  spread.ranks = std::max(static_cast<int>(group.size()), total_ranks);
+  // A rank without this cell (the run stopped before it got there) is "not run".
+  spread.statuses.assign(static_cast<std::size_t>(spread.ranks), "not run");
   std::vector<const CellResult*> ok;
   double gbps_sum = 0;
   bool every_ok_has_gbps = true;
+  std::size_t next = 0;
   for (const CellResult* cell : group) {
-    spread.statuses.push_back(cell->status);
+    const std::size_t slot =
+        cell->rank >= 0 && cell->rank < spread.ranks ? static_cast<std::size_t>(cell->rank) : next;
+    spread.statuses[slot] = cell->status;
+    ++next;
     if (severity(cell->status) > severity(spread.cell.status)) {
       spread.cell.status = cell->status;
       spread.cell.message = "rank " + std::to_string(cell->rank) + ": " + cell->message;
@@ -128,9 +140,12 @@ RankSpread spread_of(const std::vector<const CellResult*>& group, double thresho
 
 }  // namespace
 
-std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, double threshold) {
+std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, double threshold,
+                                          int total_ranks) {
   std::vector<RankSpread> spreads;
-  for (const auto& group : grouped(cells)) spreads.push_back(spread_of(group, threshold));
+  for (const auto& group : grouped(cells)) {
+    spreads.push_back(spread_of(group, threshold, total_ranks));
+  }
   return spreads;
 }
 
@@ -141,24 +156,46 @@ std::vector<CellResult> collapse_ranks(const std::vector<CellResult>& cells) {
       collapsed.push_back(*group.front());
       continue;
     }
-    RankSpread spread = spread_of(group, 1.0);
+    RankSpread spread = spread_of(group, 1.0, 0);
     CellResult cell = spread.cell;
+    // Figures held to one rank's peak or baseline do not describe the ranks together.
+    cell.percent_of_peak.reset();
+    cell.speedup.reset();
+    cell.speedup_end_to_end.reset();
+    cell.gbps.reset();
+    cell.work_rate.reset();
     if (spread.ranks_ok == spread.ranks && spread.median_ms) {
-      TimeStats pooled = *group.front()->kernel;
-      pooled.samples_ms.clear();
+      TimeStats pooled;
       for (const CellResult* rank_cell : group) {
         pooled.samples_ms.insert(pooled.samples_ms.end(), rank_cell->kernel->samples_ms.begin(),
                                  rank_cell->kernel->samples_ms.end());
       }
+      const std::vector<double>& samples = pooled.samples_ms;
+      double sum = 0;
+      for (double sample : samples) sum += sample;
+      pooled.mean_ms = samples.empty() ? 0 : sum / static_cast<double>(samples.size());
+      double squares = 0;
+      for (double sample : samples)
+        squares += (sample - pooled.mean_ms) * (sample - pooled.mean_ms);
+      pooled.stddev_ms =
+          samples.size() > 1 ? std::sqrt(squares / static_cast<double>(samples.size() - 1)) : 0;
+      pooled.cv = pooled.mean_ms > 0 ? pooled.stddev_ms / pooled.mean_ms : 0;
       pooled.median_ms = *spread.median_ms;
       pooled.min_ms = *spread.min_ms;
       pooled.max_ms = *spread.max_ms;
-      pooled.repetitions = static_cast<int>(pooled.samples_ms.size());
+      pooled.repetitions = static_cast<int>(samples.size());
+      pooled.iterations = group.front()->kernel->iterations;
       cell.kernel = pooled;
-      cell.gbps = spread.aggregate_gbps;
+      // The rate of one rank at the median of medians, comparable with a run of one rank.
+      if (cell.traffic && pooled.median_ms > 0) {
+        if (cell.traffic->work_unit.empty()) {
+          cell.gbps = cell.traffic->bytes() / (pooled.median_ms * 1e6);
+        } else {
+          cell.work_rate = cell.traffic->work / (pooled.median_ms / 1e3);
+        }
+      }
     } else {
       cell.kernel.reset();
-      cell.gbps.reset();
     }
     collapsed.push_back(std::move(cell));
   }

@@ -15,7 +15,7 @@ namespace plugbench {
 
 struct SlowRank {
   int rank = 0;
-  double slower_by = 0;  // its median over the median of the ranks' medians, minus 1
+  double slower_by = 0;  // its median over the median of the other ranks' medians, minus 1
   double p_value = 1;    // the U test of its samples against the other ranks' samples
   std::string rule;      // "threshold" (slower by more than the threshold) or "iqr"
 };
@@ -32,13 +32,17 @@ struct RankSpread {
 };
 
 // Groups cells by identity (every field but the rank), in first-seen order, and finds the slow
-// ranks: a rank whose median is slower than the median of the ranks' medians by more than
+// ranks: a rank whose median is slower than the median of the other ranks' medians by more than
 // `threshold` (0.10 = 10 %), or (with at least 5 ranks ok) above Q3 + 1.5 IQR of the medians,
-// and whose samples the U test tells apart from the other ranks' (p < 0.05).
-std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, double threshold);
+// and whose samples the U test tells apart from the other ranks' (p < 0.05). `total_ranks`: the
+// run's ranks, so that a rank without a cell counts ("not run"); 0: those that have it.
+std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, double threshold,
+                                          int total_ranks = 0);
 
 // Every cell of a multi-rank file collapsed to one per identity, for compare: the median of the
-// ranks' medians as its median, every rank's samples pooled for the U test, the worst status.
+// ranks' medians as its median, every rank's samples pooled (mean, stddev, cv and the U test from
+// them), GB/s at that median (one rank's rate, comparable with a run of one rank), the worst
+// status; % of peak and speedups, held to one rank's peak and baseline, are left out.
 std::vector<CellResult> collapse_ranks(const std::vector<CellResult>& cells);
 
 nlohmann::json to_json(const RankSpread& spread);

@@ -25,10 +25,19 @@ namespace plugbench {
 
 namespace {
 
-// The root's command line, on every rank: every rank runs what rank 0 was asked to run.
+// The root's command line, on every rank: every rank runs what rank 0 was asked to run. The
+// arguments travel as they are (NUL-separated: a path need not be UTF-8).
 std::vector<std::string> root_arguments(RankGroup& ranks, int argc, const char* const* argv) {
-  nlohmann::json mine(std::vector<std::string>(argv, argv + argc));
-  return nlohmann::json::parse(ranks.broadcast(mine.dump())).get<std::vector<std::string>>();
+  std::string mine;
+  for (int i = 0; i < argc; ++i) mine.append(argv[i]).push_back('\0');
+  const std::string root = ranks.broadcast(mine);
+  std::vector<std::string> arguments;
+  for (std::size_t begin = 0; begin < root.size();) {
+    const std::size_t end = root.find('\0', begin);
+    arguments.push_back(root.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return arguments;
 }
 
 // How long the ranks wait for each other to finish discovering and planning.
@@ -85,7 +94,15 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   try {
     options = parse_options(static_cast<int>(argv.size()), argv.data());
   } catch (const UsageError& e) {
-    std::cerr << "harness: " << e.what() << "\n";
+    // Every rank parsed the same command line: the root says it once.
+    if (ranks.is_root()) std::cerr << "harness: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (!ranks.alone() && options.per_rank && options.format == OutputFormat::csv) {
+    if (ranks.is_root()) {
+      std::cerr << "harness: --per-rank with --format csv would mix two tables under one header; "
+                   "the results file holds every rank's cells (harness show FILE --format csv)\n";
+    }
     return kExitUsage;
   }
   if (options.help) {
@@ -107,7 +124,13 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   const bool informational = options.list || options.dry_run;
   if (!ranks.alone() && !informational) {
     // Every rank takes part from here: all go on only when each could plan its run.
-    if (!ranks.agree(!done, kSetupAgreement_s).value_or(false)) return done.value_or(kExitUsage);
+    std::optional<int> failed = ranks.agree_max(done ? 1 : 0, kSetupAgreement_s);
+    if (!failed) {
+      std::cerr << "harness: rank " << ranks.place().rank << " waited " << kSetupAgreement_s
+                << " s for the other ranks to plan their run; ending the job\n";
+      ranks.abort_job(kExitUsage);
+    }
+    if (*failed != 0) return done.value_or(kExitUsage);
   }
   if (done) return *done;
   std::optional<int> requested_device;

@@ -11,9 +11,13 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 int main(int argc, char** argv) {
+  // Outside the try: an exception on one rank must end the whole job (MPI_Abort), not finalize
+  // MPI while the other ranks wait for it in a collective.
+  std::unique_ptr<plugbench::RankGroup> ranks;
   try {
     if (argc > 1 && std::string_view(argv[1]) == plugbench::kWorkerFlag) {
       return plugbench::run_worker(argc > 2 ? argv[2] : nullptr);
@@ -27,7 +31,6 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "show") {
       return plugbench::run_show(argc - 1, argv + 1);
     }
-    std::unique_ptr<plugbench::RankGroup> ranks;
     try {
       ranks = plugbench::join_rank_group(&argc, &argv);
     } catch (const std::runtime_error& e) {
@@ -36,7 +39,11 @@ int main(int argc, char** argv) {
     }
     return plugbench::run_harness(argc, argv, *ranks);
   } catch (const std::exception& e) {
-    std::cerr << "harness: internal error: " << e.what() << "\n";
+    std::cerr << "harness: internal error"
+              << (ranks && !ranks->alone() ? " on rank " + std::to_string(ranks->place().rank)
+                                           : std::string())
+              << ": " << e.what() << "\n";
+    if (ranks && !ranks->alone()) ranks->abort_job(plugbench::kExitOutputError);
     return plugbench::kExitOutputError;
   }
 }

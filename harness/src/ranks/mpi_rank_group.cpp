@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <exception>
 #include <iostream>
 #include <stdexcept>
 #include <thread>
@@ -48,16 +49,18 @@ class MpiRankGroup final : public RankGroup {
   }
 
   ~MpiRankGroup() override {
+    // Finalizing while an exception unwinds would wait for ranks that wait for this one.
+    if (std::uncaught_exceptions() > 0) abort_job(4);
     if (host_ != MPI_COMM_NULL) MPI_Comm_free(&host_);
     if (owns_mpi_) MPI_Finalize();
   }
 
-  std::optional<bool> agree(bool go, double timeout_s) override {
-    int mine = go ? 1 : 0, all = 0;
+  std::optional<int> agree_max(int value, double timeout_s) override {
+    int all = 0;
     MPI_Request request;
-    MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request);
+    MPI_Iallreduce(&value, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
     if (!wait_bounded(request, timeout_s)) return std::nullopt;
-    return all == 1;
+    return all;
   }
 
   std::string broadcast(const std::string& text) override {

@@ -14,7 +14,7 @@ namespace {
 
 class SoloRankGroup final : public RankGroup {
  public:
-  std::optional<bool> agree(bool go, double) override { return go; }
+  std::optional<int> agree_max(int value, double) override { return value; }
   std::string broadcast(const std::string& text) override { return text; }
   std::vector<std::string> gather(const std::string& text) override { return {text}; }
   [[noreturn]] void abort_job(int exit_code) override { std::exit(exit_code); }

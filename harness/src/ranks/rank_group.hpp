@@ -28,9 +28,9 @@ class RankGroup {
   // Started by an MPI launcher (even as a job of one rank).
   bool launched() const { return launched_; }
 
-  // True on every rank when every rank says `go`; false on every rank when one says stop. Waits
-  // at most `timeout_s` seconds for the others (0: no limit); nullopt when that ran out.
-  virtual std::optional<bool> agree(bool go, double timeout_s) = 0;
+  // The largest of every rank's `value`, on every rank (e.g. 0: go on; a signal number: stop).
+  // Waits at most `timeout_s` seconds for the others (0: no limit); nullopt when that ran out.
+  virtual std::optional<int> agree_max(int value, double timeout_s) = 0;
   // The root's `text`, on every rank.
   virtual std::string broadcast(const std::string& text) = 0;
   // Every rank's `text`, in rank order, at the root; empty on the other ranks.

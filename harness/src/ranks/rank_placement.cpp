@@ -131,11 +131,13 @@ nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_d
   std::string cpus_chosen_by = "the launcher's binding";
   // A harness started without a launcher keeps the CPUs it was given (taskset, a cgroup).
   if (ranks.launched() && !keep_launcher_cpus) {
-    if (std::vector<int> share = cpu_share(host_job_cpus(), place.local_rank, place.local_ranks);
-        !share.empty()) {
-      confine_process_to_cpus(share);
+    const std::vector<int> share = cpu_share(host_job_cpus(), place.local_rank, place.local_ranks);
+    if (!share.empty() && confine_process_to_cpus(share)) {
       cpus = share;
       cpus_chosen_by = "a share of the host's CPUs by local rank";
+    } else if (!share.empty()) {
+      cpus_chosen_by =
+          "the launcher's binding (the system refused the share " + cpu_list_text(share) + ")";
     }
   }
   return {{"rank", place.rank},

@@ -59,18 +59,19 @@ std::optional<cpu_set_t>& cpu_confinement() {
 }
 }  // namespace
 
-void confine_process_to_cpus(const std::vector<int>& cpus) {
+bool confine_process_to_cpus(const std::vector<int>& cpus) {
   cpu_set_t mask;
   CPU_ZERO(&mask);
   for (int cpu : cpus) {
     if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
   }
-  if (CPU_COUNT(&mask) == 0) return;
+  if (CPU_COUNT(&mask) == 0) return false;
+  if (pthread_setaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return false;
   cpu_confinement() = mask;
-  pthread_setaffinity_np(pthread_self(), sizeof mask, &mask);
   // libgomp sized its default team from the mask this process started with (one core, where a
   // launcher bound it): the harness's own calibration must use the whole share.
   if (std::getenv("OMP_NUM_THREADS") == nullptr) omp_set_num_threads(CPU_COUNT(&mask));
+  return true;
 }
 
 std::optional<cpu_set_t> openmp_place_cpus() {

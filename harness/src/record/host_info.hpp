@@ -25,7 +25,8 @@ std::optional<cpu_set_t> openmp_place_cpus();
 // Confines the calling thread, and every process it starts from then on, to `cpus` (an MPI
 // rank's share of the host): they stand for the OpenMP places above from then on, and the
 // default OpenMP team (unless OMP_NUM_THREADS is set) is one thread per CPU of the share.
-void confine_process_to_cpus(const std::vector<int>& cpus);
+// False (and nothing changed) when the system refused the mask.
+bool confine_process_to_cpus(const std::vector<int>& cpus);
 
 // For its lifetime, the calling thread runs on every CPU of the OpenMP places, then on its own mask
 // again. A process spawned meanwhile inherits the wide mask: under OMP_PROC_BIND libgomp pins a

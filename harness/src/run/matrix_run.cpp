@@ -22,6 +22,9 @@
 namespace plugbench {
 namespace {
 
+// How long ranks wait for each other around the host calibration at the start of a run.
+constexpr double kCalibrationBound_s = 600;
+
 class Progress {
  public:
   Progress(bool quiet, std::size_t total) : quiet_(quiet), total_(total) {}
@@ -44,11 +47,11 @@ class Progress {
 };
 
 // One problem's cells, measured or decided, in the planned order. Stops early (returning what it
-// has) when a stop was asked for, or (lock-step) another rank stopped; the cell in flight then is
-// dropped. `stopped` says so.
+// has) when this rank or (lock-step) another was told to stop; the cell in flight then is
+// dropped. `stop` is the signal that stopped a rank (0: none).
 std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSource& source,
                                         const RunSettings& settings, Progress& progress,
-                                        RankMeetings& meetings, bool& stopped) {
+                                        RankMeetings& meetings, int& stop) {
   const ProblemSpec& spec = planned.spec;
   const std::string label =
       spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
@@ -58,15 +61,13 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
       cells.push_back(decided_cell(spec, planned_cell));
       continue;
     }
-    if (!meetings.before_cell(!stopped && !stop_requested()) || stopped) {
-      stopped = true;
-      break;
-    }
+    stop = meetings.before_cell(std::max(stop, stop_signal_number()));
+    if (stop != 0 || meetings.lost()) break;
     progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
     std::optional<CellResult> cell =
         source.run(*planned_cell.plugin, request_for(spec, planned_cell, settings));
     if (!cell) {
-      stopped = true;
+      stop = std::max(stop_signal_number(), 1);
       if (meetings.lockstep()) continue;  // the next meeting tells the other ranks
       break;
     }
@@ -218,28 +219,28 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   const RunSettings settings = run_settings_of(options);
   TableWriter tables(options.export_format ? std::cerr : std::cout, options.format);
   RankMeetings meetings(ranks, options.mpi_lockstep, options.timeout);
+  // Each meeting's bound past the longest cell; the first waits for the others' calibration.
+  const double gather_bound_s = options.timeout > 0 ? options.timeout + kCalibrationBound_s : 0;
   std::map<int, std::string> hosts;
+  int stop = 0;
   if (!ranks.alone()) {
-    run.mpi = {{"ranks", gather_facts(ranks, rank_facts)}};
-    hosts = hosts_of(run.mpi);
+    stop = meetings.before_gather(stop_signal_number(), kCalibrationBound_s);
+    if (!meetings.lost()) {
+      run.mpi = {{"ranks", gather_facts(ranks, rank_facts)}};
+      hosts = hosts_of(run.mpi);
+    }
   }
-  bool stopped = false;
   for (const PlannedProblem& planned : matrix.problems) {
+    if (stop != 0 || meetings.lost()) break;
     std::vector<CellResult> cells =
-        measure_problem(planned, *source, settings, progress, meetings, stopped);
+        measure_problem(planned, *source, settings, progress, meetings, stop);
     derive_figures(cells, options.baseline, run.peaks_by_plugin);
     progress.finish();
-    if (!meetings.after_problem(!stopped && !stop_requested(), cells_to_run(planned))) {
-      stopped = true;
-    }
-    if (meetings.lost()) {  // the root keeps its own cells; the others' are out of reach
-      for (CellResult& cell : cells) cell.rank = ranks.place().rank;
-      run.cells.insert(run.cells.end(), cells.begin(), cells.end());
-      break;
-    }
+    stop = meetings.after_problem(std::max(stop, stop_signal_number()), cells_to_run(planned));
     if (!ranks.alone()) {
       for (CellResult& cell : cells) cell.rank = ranks.place().rank;
-      cells = gather_cells(ranks, cells);
+      // A lost rank's cells are out of reach: the root keeps its own.
+      if (!meetings.lost()) cells = gather_cells(ranks, cells);
     }
     if (root && !cells.empty()) {
       const ProblemSpec& spec = planned.spec;
@@ -247,17 +248,22 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
                                    options.baseline));
       } else {
-        std::vector<RankSpread> spreads = spread_over_ranks(cells, options.outlier_threshold);
+        std::vector<RankSpread> spreads =
+            spread_over_ranks(cells, options.outlier_threshold, ranks.place().ranks);
         write_rank_tables(tables, planned, cells, spreads, options, hosts);
         run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
       }
     }
     run.cells.insert(run.cells.end(), cells.begin(), cells.end());
-    if (stopped) break;
   }
   progress.finish();
   source.reset();  // every worker closed (or, after a stop signal, already stopped)
-  run.stopped_by_signal = stop_signal_number();
+  // The signal that stopped any rank stops the run on every rank: the file says so.
+  run.stopped_by_signal = std::max(stop, stop_signal_number());
+  if (!ranks.alone()) {
+    stop = meetings.before_gather(run.stopped_by_signal, gather_bound_s);
+    run.stopped_by_signal = stop;
+  }
   run.ranks_lost = meetings.lost();
   if (!ranks.alone() && !run.ranks_lost) {
     // Each rank's devices and peaks, known once its plugins' sessions opened.

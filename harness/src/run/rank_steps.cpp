@@ -51,33 +51,36 @@ std::string plan_difference(RankGroup& ranks, const Matrix& matrix) {
 RankMeetings::RankMeetings(RankGroup& ranks, bool lockstep, double cell_timeout_s)
     : ranks_(ranks), lockstep_(lockstep), cell_timeout_s_(cell_timeout_s) {}
 
-bool RankMeetings::meet(bool go, double timeout_s, const std::string& where) {
-  if (ranks_.alone()) return go;
+int RankMeetings::meet(int stop, double timeout_s, const std::string& where) {
+  if (ranks_.alone() || lost_) return stop;
   // The root gives up first, so that it can still write what it has before the job ends.
   const double wait_s = timeout_s <= 0 ? 0 : ranks_.is_root() ? timeout_s : 1.5 * timeout_s + 30;
-  std::optional<bool> agreed = ranks_.agree(go, wait_s);
-  if (agreed) return *agreed;
+  if (std::optional<int> agreed = ranks_.agree_max(stop, wait_s)) return *agreed;
   std::cerr << "harness: rank " << ranks_.place().rank << " waited " << wait_s
             << " s for the other ranks " << where
             << "; one of them is stuck or gone (see its messages above)\n";
   lost_ = true;
   if (!ranks_.is_root()) ranks_.abort_job(3);
-  return false;
+  return stop;
 }
 
-bool RankMeetings::before_cell(bool go) {
-  if (!lockstep_) return go;
-  return meet(go, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
+int RankMeetings::before_cell(int stop) {
+  if (!lockstep()) return stop;
+  return meet(stop, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
 }
 
-bool RankMeetings::after_problem(bool go, std::size_t cells_run) {
+int RankMeetings::after_problem(int stop, std::size_t cells_run) {
   const double timeout_s =
       cell_timeout_s_ > 0
-          ? (lockstep_ ? 1.0 : static_cast<double>(std::max<std::size_t>(cells_run, 1))) *
+          ? (lockstep() ? 1.0 : static_cast<double>(std::max<std::size_t>(cells_run, 1))) *
                     cell_timeout_s_ +
                 kMeetingSlack_s
           : 0;
-  return meet(go, timeout_s, "at the end of a problem");
+  return meet(stop, timeout_s, "at the end of a problem");
+}
+
+int RankMeetings::before_gather(int stop, double timeout_s) {
+  return meet(stop, timeout_s, "before gathering");
 }
 
 std::vector<CellResult> gather_cells(RankGroup& ranks, const std::vector<CellResult>& cells) {

@@ -22,21 +22,26 @@ std::string plan_fingerprint(const Matrix& matrix);
 // each rank that differs and the first cell where it does.
 std::string plan_difference(RankGroup& ranks, const Matrix& matrix);
 
-// The meeting points of the ranks. Each wait is bounded: a rank that never comes (its harness
-// hung or died) ends the wait, with `lost()` set.
+// The meeting points of the ranks. At each, every rank says whether it was told to stop (the
+// signal's number; 0: go on) and all learn the largest, so that a signal that reached one rank
+// stops them all at the same point. Each wait is bounded: a rank that never comes (its harness
+// hung or died) ends the wait, with `lost()` set; from then on no meeting waits again.
 class RankMeetings {
  public:
   // `cell_timeout_s`: the longest a cell may take (--timeout); 0: no limit.
   RankMeetings(RankGroup& ranks, bool lockstep, double cell_timeout_s);
-  // Before a cell, in lock-step: whether every rank goes on (none was told to stop).
-  bool before_cell(bool go);
+  // Before a cell, in lock-step (alone or with --mpi-sync none: `stop` itself).
+  int before_cell(int stop);
   // After a problem whose slowest rank ran `cells_run` cells since the last meeting.
-  bool after_problem(bool go, std::size_t cells_run);
+  int after_problem(int stop, std::size_t cells_run);
+  // Before every rank's facts are gathered; `timeout_s` bounds what the others may still be
+  // doing (calibrating, say).
+  int before_gather(int stop, double timeout_s);
   bool lost() const { return lost_; }
   bool lockstep() const { return lockstep_ && !ranks_.alone(); }
 
  private:
-  bool meet(bool go, double timeout_s, const std::string& where);
+  int meet(int stop, double timeout_s, const std::string& where);
 
   RankGroup& ranks_;
   bool lockstep_;
