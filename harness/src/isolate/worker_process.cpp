@@ -64,6 +64,8 @@ int serve() {
   for (std::string line; requests.next(line);) {
     nlohmann::json request = nlohmann::json::parse(line);
     const std::string type = request.at("type").get<std::string>();
+    // Each reply carries its request's id: the harness takes no other (worker_pool.cpp).
+    const nlohmann::json id = request.value("id", nlohmann::json());
     if (type == "open") {
       problems.share_through(request.value("problem_store", std::string()));
       plugin = load_plugin(request.at("path").get<std::string>(),
@@ -82,14 +84,15 @@ int serve() {
         }
       }
       bool sent = why.empty() ? reply({{"type", "opened"},
+                                       {"id", id},
                                        {"facts", to_json(runner->facts(request.at("calibrate")))}})
-                              : reply({{"type", "open_failed"}, {"message", why}});
+                              : reply({{"type", "open_failed"}, {"id", id}, {"message", why}});
       if (!sent) return 0;
     } else if (type == "release") {  // no reply: the harness is done with the problem
       problems.clear();
     } else if (type == "cell" && runner) {
       CellResult cell = runner->run(cell_request_from_json(request.at("request")));
-      if (!reply({{"type", "cell"}, {"cell", to_json(cell)}})) return 0;
+      if (!reply({{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}})) return 0;
     } else {
       std::fprintf(stderr, "harness worker: unexpected request '%s'\n", type.c_str());
       return kWorkerExitInternal;

@@ -56,6 +56,10 @@ struct SamplingRecord {
   int kept_throttled = 0;                     // samples below it kept by the guard
 };
 
+// A cell above this multiple of its memory space's measured peak bandwidth is flagged suspect:
+// caches let a small problem beat the peak a little, never by half again.
+inline constexpr double kSuspectPeakFactor = 1.5;
+
 struct CellResult {
   std::string workload;
   std::string plugin;
@@ -85,6 +89,9 @@ struct CellResult {
   std::optional<double> speedup;          // baseline median kernel time / this one
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
+  // Why the cell's rate is not believable (faster than its memory's measured peak by more than
+  // kSuspectPeakFactor); empty when it is. A flag, not a status: the cell did verify.
+  std::string suspect;
 
   bool counts_as_error() const { return is_error_status(status); }
 };

@@ -146,6 +146,7 @@ nlohmann::json to_json(const CellResult& cell) {
   j["speedup"] = optional_number(cell.speedup);
   j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
   j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
+  j["suspect"] = cell.suspect.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.suspect);
   if (cell.verification) {
     const Verification& v = *cell.verification;
     j["verification"] = {{"passed", v.passed},
@@ -277,6 +278,9 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.work_rate = optional_from(j, "work_rate");
   cell.speedup = optional_from(j, "speedup");
   cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
+  if (auto suspect = j.find("suspect"); suspect != j.end() && suspect->is_string()) {
+    cell.suspect = suspect->get<std::string>();
+  }
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
   if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
     cell.verification = Verification{v.at("passed").get<bool>(),
