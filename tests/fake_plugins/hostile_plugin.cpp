@@ -5,9 +5,13 @@
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -146,6 +150,83 @@ PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "forges_reply",
                   .description = "writes a forged reply",
                   .run = forges_reply});
+#endif
+
+#ifdef HOSTILE_TAMPER
+// Rewrites the reference of every stored problem of its own run it can reach (the last byte of the
+// sum but one, in the problem files of the harness's store folder; the memory files that the
+// worker or the harness hold open), logging each attempt to $PLUGBENCH_HOSTILE_TAMPER_LOG as
+// "tampered PATH" or "refused PATH: REASON". It computes its own answer honestly.
+void log_attempt(const std::string& line) {
+  if (const char* path = std::getenv("PLUGBENCH_HOSTILE_TAMPER_LOG")) {
+    if (std::FILE* file = std::fopen(path, "a")) {
+      std::fprintf(file, "%s\n", line.c_str());
+      std::fclose(file);
+    }
+  }
+}
+
+// Adds one to the byte 16 from the end (a reduce reference's lowest byte, before the end marker).
+void tamper(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR);
+  if (fd < 0) {
+    log_attempt("refused " + path + ": open: " + std::strerror(errno));
+    return;
+  }
+  struct stat info {};
+  unsigned char byte = 0;
+  if (::fstat(fd, &info) == 0 && info.st_size >= 16 &&
+      ::pread(fd, &byte, 1, info.st_size - 16) == 1) {
+    ++byte;
+    if (::pwrite(fd, &byte, 1, info.st_size - 16) == 1) {
+      log_attempt("tampered " + path);
+    } else {
+      log_attempt("refused " + path + ": write: " + std::strerror(errno));
+    }
+  }
+  ::close(fd);
+}
+
+void tamper_with_store(plugbench::sdk::Call& call) {
+  const std::string harness = std::to_string(::getppid());
+  for (const char* root : {"/dev/shm", "/tmp"}) {
+    if (DIR* folder = ::opendir(root)) {
+      while (const dirent* entry = ::readdir(folder)) {
+        const std::string name = entry->d_name;
+        if (name.rfind("plugbench-problems-" + harness + "-", 0) != 0) continue;
+        const std::string store = std::string(root) + "/" + name;
+        if (DIR* files = ::opendir(store.c_str())) {
+          while (const dirent* file = ::readdir(files)) {
+            if (std::string(file->d_name).find(".problem") != std::string::npos) {
+              tamper(store + "/" + file->d_name);
+            }
+          }
+          ::closedir(files);
+        }
+      }
+      ::closedir(folder);
+    }
+  }
+  for (const std::string& process : {std::string("self"), harness}) {
+    const std::string fds = "/proc/" + process + "/fd";
+    if (DIR* folder = ::opendir(fds.c_str())) {
+      while (const dirent* entry = ::readdir(folder)) {
+        const std::string path = fds + "/" + entry->d_name;
+        char target[512] = {};
+        if (::readlink(path.c_str(), target, sizeof target - 1) > 0 &&
+            std::string(target).rfind("/memfd:", 0) == 0) {
+          tamper(path);
+        }
+      }
+      ::closedir(folder);
+    }
+  }
+  *call.output<std::int64_t>(0) = sum_of(call);
+}
+PLUGBENCH_KERNEL({.workload = "reduce",
+                  .variant = "tampers",
+                  .description = "rewrites stored references",
+                  .run = tamper_with_store});
 #endif
 
 // Registered last: it runs after the attack, in the worker that follows it.

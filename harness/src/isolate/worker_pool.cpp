@@ -341,7 +341,7 @@ void WorkerPool::stop_all() {
 }
 
 void WorkerPool::problem_done() {
-  store_.clear();
+  problems_.clear();
   const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
   for (auto& [name, state] : plugins_) {
     if (state.worker)
@@ -419,7 +419,7 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
                          {"name", plugin.name},
                          {"device", settings_.device},
                          {"calibrate", settings_.calibrate && !state.facts_reported},
-                         {"problem_store", store_.path()}};
+                         {"share_problems", true}};
   nlohmann::json reply;
   const double open_limit_s =
       settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;
@@ -489,7 +489,10 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
   }
   Worker& worker = *state.worker;
   worker.output_tail.clear();
-  nlohmann::json message = {{"type", "cell"}, {"request", to_json(request)}};
+  const std::string problem_name =
+      problem_file_name(request.workload, request.distribution, request.shape);
+  nlohmann::json message = {
+      {"type", "cell"}, {"request", to_json(request)}, {"problem", problems_.path(problem_name)}};
   nlohmann::json reply;
   Wait wait = send_request(worker, message) ? wait_for_reply(worker, reply, settings_.timeout_s)
                                             : Wait::died;
@@ -507,6 +510,16 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
                                               "in this cell", settings_.timeout_s);
           state.worker.reset();
           return mismatched;
+        }
+        if (const auto sealed = reply.find("sealed_problem_fd");
+            sealed != reply.end() && sealed->is_number_integer()) {
+          if (std::string why;
+              !problems_.adopt(problem_name, worker.pid, sealed->get<int>(), why)) {
+            std::fprintf(stderr,
+                         "harness: the problem %s that the worker of %s generated is not shared "
+                         "(%s); each worker generates it\n",
+                         problem_name.c_str(), plugin.name.c_str(), why.c_str());
+          }
         }
         // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
         // memory): its next cell gets a fresh worker. Not counted against --max-restarts.

@@ -98,9 +98,9 @@ class WorkerPool : public CellSource {
   IsolationSettings settings_;
   int stop_fd_;
   FactsCallback on_facts_;
-  // Where the workers share generated problems; emptied after each problem (problem_done),
-  // removed when the pool ends, after its workers.
-  ProblemStoreFolder store_;
+  // The problems workers generated and sealed, handed to the others; closed after each problem
+  // (problem_done).
+  SealedProblems problems_;
   std::map<std::string, PluginState> plugins_;
   std::mt19937_64 request_ids_{std::random_device{}()};  // hard for a plugin to guess
 };
