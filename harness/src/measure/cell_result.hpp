@@ -56,8 +56,8 @@ struct SamplingRecord {
   int kept_throttled = 0;                     // samples below it kept by the guard
 };
 
-// A cell above this multiple of its memory space's measured peak bandwidth is flagged suspect:
-// caches let a small problem beat the peak a little, never by half again.
+// A cell above this multiple of its memory space's measured peak bandwidth, with the caches
+// flushed before every sample, is flagged suspect: its data had to come from memory.
 inline constexpr double kSuspectPeakFactor = 1.5;
 
 struct CellResult {
@@ -90,7 +90,7 @@ struct CellResult {
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
   // Why the cell's rate is not believable (faster than its memory's measured peak by more than
-  // kSuspectPeakFactor); empty when it is. A flag, not a status: the cell did verify.
+  // kSuspectPeakFactor, caches flushed); empty when it is. A flag, not a status: it did verify.
   std::string suspect;
 
   bool counts_as_error() const { return is_error_status(status); }

@@ -110,7 +110,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   for (const PlannedProblem& planned : matrix.problems) {
     if (stop_requested()) break;
     std::vector<CellResult> cells = measure_problem(planned, *source, settings, progress);
-    derive_figures(cells, options.baseline, run.peaks_by_plugin);
+    derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
     progress.finish();
     const ProblemSpec& spec = planned.spec;
     tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
