@@ -6,6 +6,7 @@
 #include "isolate/worker_process.hpp"
 #include "record/host_info.hpp"
 #include "record/results_json.hpp"
+#include "run/stop_signal.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -175,6 +176,7 @@ WorkerPool::Worker WorkerPool::spawn() const {
                             "cannot start a worker process (" + executable + ")");
   }
   ::fcntl(output[0], F_SETFL, ::fcntl(output[0], F_GETFL) | O_NONBLOCK);
+  register_process_group(pid);
   Worker worker;
   worker.pid = pid;
   worker.pidfd = open_pidfd(pid);
@@ -314,6 +316,7 @@ int WorkerPool::reap_within_grace(Worker& worker, bool& needed_kill) {
   }
   // What the plugin forked goes with its worker: nothing of a plugin outlives its worker.
   ::kill(-worker.pid, SIGKILL);
+  forget_process_group(worker.pid);
   drain_output(worker);
   close_fd(worker.channel);
   close_fd(worker.output);
