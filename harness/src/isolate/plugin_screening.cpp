@@ -149,8 +149,8 @@ PluginRecord screen_plugin(const std::string& path, const std::string& found_in,
     return broken(path, found_in,
                   "loading it or calling its probe did not finish within " +
                       seconds_text(timeout_s) +
-                      " s (PLUGBENCH_DISCOVERY_TIMEOUT); it was stopped. A static constructor or "
-                      "probe that hangs, or a file that is not a library");
+                      " s (PLUGBENCH_DISCOVERY_TIMEOUT) and was stopped: a static constructor or "
+                      "a probe that never returns? Raise the variable for a slow probe");
   }
   const nlohmann::json result = nlohmann::json::parse(text, nullptr, false);
   if (!(WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0) || !result.is_object()) {
