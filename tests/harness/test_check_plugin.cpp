@@ -101,13 +101,10 @@ TEST(CheckPlugin, WorkloadAndVariantsNarrowTheKernelsChecked) {
   EXPECT_TRUE(contains(unknown.err, "'fft' is not a workload")) << unknown.err;
 }
 
-// Under AddressSanitizer a segfault becomes ASan's report and exit 1: let the signal kill the
-// worker as it would in a plain build.
-const std::string kSegfaultsAsSignals =
-    "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0\"; ";
+using plugbench::testing::kPlainSegfaults;
 
 TEST(CheckPlugin, ASegfaultingKernelIsNamedAndTheOtherKernelsStillRun) {
-  CommandResult r = run_harness({"--check-plugin", fake_plugin("segfault")}, kSegfaultsAsSignals);
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("segfault")}, kPlainSegfaults);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_TRUE(contains(r.out,
                        "reduce/fake_loop: ERROR on 1 of 1 problems (crashed); 17 more "

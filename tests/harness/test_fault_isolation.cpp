@@ -28,10 +28,7 @@ using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 
-// Under AddressSanitizer a worker's segfault is caught by the sanitizer, which reports it and
-// exits with code 1; these tests are about a plain SIGSEGV, so the sanitizer leaves it alone.
-const std::string kPlainSegfaults =
-    "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0\"; ";
+using plugbench::testing::kPlainSegfaults;
 
 std::vector<nlohmann::json> cells_of(const nlohmann::json& results, const std::string& plugin,
                                      const std::string& variant) {

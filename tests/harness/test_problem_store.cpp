@@ -1,15 +1,19 @@
-// test_problem_store.cpp: worker processes share generated problems through files: every workload's
-// problem and reference come back exactly, a file that is not the problem asked for is refused, and
-// a run leaves no store folder behind (nor one of a run that was killed).
+// test_problem_store.cpp: worker processes share generated problems through sealed memory files:
+// every workload's problem and reference come back exactly, a file that is not the problem asked
+// for is refused, a sealed one refuses every change, and a run leaves no store folder behind (nor
+// one of a run that was killed).
 #include "isolate/problem_store.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +96,48 @@ TEST(ProblemStore, AFileCutShortOrMissingIsNotAProblem) {
   EXPECT_FALSE(
       load_problem(folder.file("absent"), sort, "uniform", shape, loaded, loaded_reference));
   EXPECT_FALSE(store_problem(folder.file("no/such/folder/x"), sort, problem, *reference));
+}
+
+// What a worker shares is a sealed memory file: it reads back as the problem, and no write,
+// truncation or writable mapping gets through, even from the process that made it.
+TEST(ProblemStore, ASealedProblemReadsBackAndRefusesEveryChange) {
+  const Workload& reduce = *WorkloadRegistry::instance().find("reduce");
+  const Shape shape = reduce.shape_for_count(4096);
+  ProblemData problem = reduce.generate(shape, "mod100");
+  std::shared_ptr<const Reference> reference = reduce.reference(problem);
+  const int fd = seal_problem("test", reduce, problem, *reference);
+  ASSERT_GE(fd, 0) << "memfd_create or sealing failed";
+  EXPECT_TRUE(is_sealed(fd));
+
+  const std::string path = path_of_descriptor(fd);
+  ProblemData loaded;
+  std::shared_ptr<const Reference> loaded_reference;
+  ASSERT_TRUE(load_problem(path, reduce, "mod100", shape, loaded, loaded_reference));
+  EXPECT_EQ(reference_bytes(reduce, *loaded_reference), reference_bytes(reduce, *reference));
+
+  const int writable = ::open(path.c_str(), O_RDWR);
+  ASSERT_GE(writable, 0) << "opening is allowed; changing is not";
+  const char byte = 1;
+  EXPECT_EQ(::pwrite(writable, &byte, 1, 0), -1);
+  EXPECT_EQ(errno, EPERM);
+  EXPECT_NE(::ftruncate(writable, 0), 0);
+  EXPECT_EQ(::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, writable, 0), MAP_FAILED);
+  ::close(writable);
+  ASSERT_TRUE(load_problem(path, reduce, "mod100", shape, loaded, loaded_reference));
+  EXPECT_EQ(reference_bytes(reduce, *loaded_reference), reference_bytes(reduce, *reference));
+
+  // The harness adopts only sealed memory files.
+  SealedProblems held;
+  std::string why;
+  EXPECT_TRUE(held.adopt("p", ::getpid(), fd, why)) << why;
+  EXPECT_FALSE(held.path("p").empty());
+  TempFolder folder;
+  const int plain = ::open(folder.file("plain").c_str(), O_CREAT | O_RDWR, 0600);
+  ASSERT_GE(plain, 0);
+  EXPECT_FALSE(held.adopt("q", ::getpid(), plain, why));
+  EXPECT_TRUE(held.path("q").empty());
+  ::close(plain);
+  ::close(fd);
 }
 
 std::vector<fs::path> store_folders_of(pid_t pid) {

@@ -28,6 +28,12 @@ struct CommandResult {
   std::string err;  // stderr
 };
 
+// A shell prefix for run_harness: under AddressSanitizer a worker's segfault is caught by the
+// sanitizer, which reports it and exits with code 1; tests about a plain SIGSEGV let the signal
+// kill the process as it would in a plain build.
+inline const std::string kPlainSegfaults =
+    "export ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0\"; ";
+
 // Runs the harness built beside the tests with `arguments` (each quoted for the shell), after
 // `shell_prefix` (e.g. "ulimit -v 3000000; ") in the same shell.
 CommandResult run_harness(const std::vector<std::string>& arguments,

@@ -1,16 +1,19 @@
-// problem_store.cpp: problem files (native byte order: one machine, one build) and the run's
-// folder.
+// problem_store.cpp: problem files (native byte order: one machine, one build), sealed in memory
+// files for a run.
 #include "isolate/problem_store.hpp"
 
 #include "byte_stream.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -44,36 +47,48 @@ std::string problem_file_name(const std::string& workload, const std::string& di
          std::to_string(shape.width) + "x" + std::to_string(shape.height) + ".problem";
 }
 
+namespace {
+
+// The file's form, for store_problem and seal_problem alike.
+bool write_problem(std::ostream& out, const Workload& workload, const ProblemData& problem,
+                   const Reference& reference) {
+  write_value(out, kMagic);
+  write_string(out, problem.workload);
+  write_string(out, problem.distribution);
+  write_value(out, problem.shape);
+  pb_problem params = problem.params;
+  params.workload = nullptr;  // a pointer into this process; the runner sets it
+  write_value(out, params);
+  write_value(out, std::uint64_t{problem.inputs.size()});
+  for (const HostArray& input : problem.inputs) {
+    write_string(out, input.name());
+    write_value(out, input.type());
+    write_value(out, input.count());
+    write_bytes(out, input.data(), input.size_bytes());
+  }
+  write_value(out, std::uint64_t{problem.outputs.size()});
+  for (const OutputSpec& output : problem.outputs) {
+    write_string(out, output.name);
+    write_value(out, output.type);
+    write_value(out, output.count);
+  }
+  workload.write_reference(reference, out);
+  write_value(out, kMagic);  // the end: a file cut short is never taken for a whole one
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+constexpr int kAllSeals = F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL;
+
+}  // namespace
+
 bool store_problem(const std::string& path, const Workload& workload, const ProblemData& problem,
                    const Reference& reference) {
   const std::string temporary = path + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) return false;
-    write_value(out, kMagic);
-    write_string(out, problem.workload);
-    write_string(out, problem.distribution);
-    write_value(out, problem.shape);
-    pb_problem params = problem.params;
-    params.workload = nullptr;  // a pointer into this process; the runner sets it
-    write_value(out, params);
-    write_value(out, std::uint64_t{problem.inputs.size()});
-    for (const HostArray& input : problem.inputs) {
-      write_string(out, input.name());
-      write_value(out, input.type());
-      write_value(out, input.count());
-      write_bytes(out, input.data(), input.size_bytes());
-    }
-    write_value(out, std::uint64_t{problem.outputs.size()});
-    for (const OutputSpec& output : problem.outputs) {
-      write_string(out, output.name);
-      write_value(out, output.type);
-      write_value(out, output.count);
-    }
-    workload.write_reference(reference, out);
-    write_value(out, kMagic);  // the end: a file cut short is never taken for a whole one
-    out.flush();
-    if (!out) {
+    if (!write_problem(out, workload, problem, reference)) {
       out.close();
       std::error_code ignored;
       fs::remove(temporary, ignored);
@@ -84,6 +99,58 @@ bool store_problem(const std::string& path, const Workload& workload, const Prob
   fs::rename(temporary, path, error);
   if (error) fs::remove(temporary, error);
   return !error;
+}
+
+int seal_problem(const std::string& name, const Workload& workload, const ProblemData& problem,
+                 const Reference& reference) {
+  const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return -1;
+  bool written = false;
+  {
+    std::ofstream out(path_of_descriptor(fd), std::ios::binary);
+    written = out && write_problem(out, workload, problem, reference);
+  }
+  if (!written || ::fcntl(fd, F_ADD_SEALS, kAllSeals) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool is_sealed(int fd) {
+  const int seals = ::fcntl(fd, F_GET_SEALS);
+  return seals >= 0 && (seals & kAllSeals) == kAllSeals;
+}
+
+std::string path_of_descriptor(int fd) {
+  return "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd);
+}
+
+bool SealedProblems::adopt(const std::string& name, int worker, int worker_fd, std::string& why) {
+  if (descriptors_.count(name)) return true;
+  const std::string path = "/proc/" + std::to_string(worker) + "/fd/" + std::to_string(worker_fd);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  if (!is_sealed(fd)) {
+    ::close(fd);
+    why = path + " is not a memory file sealed against writes";
+    return false;
+  }
+  descriptors_[name] = fd;
+  return true;
+}
+
+std::string SealedProblems::path(const std::string& name) const {
+  auto found = descriptors_.find(name);
+  return found == descriptors_.end() ? std::string() : path_of_descriptor(found->second);
+}
+
+void SealedProblems::clear() {
+  for (auto& [name, fd] : descriptors_) ::close(fd);
+  descriptors_.clear();
 }
 
 bool load_problem(const std::string& path, const Workload& workload,
@@ -126,27 +193,6 @@ bool load_problem(const std::string& path, const Workload& workload,
     return true;
   } catch (const std::runtime_error&) {
     return false;  // cut short or not ours: generate instead
-  }
-}
-
-ProblemStoreFolder::ProblemStoreFolder() {
-  std::string pattern =
-      (store_root() / (kFolderPrefix + std::to_string(::getpid()) + "-XXXXXX")).string();
-  if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-}
-
-ProblemStoreFolder::~ProblemStoreFolder() {
-  if (path_.empty()) return;
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
-
-void ProblemStoreFolder::clear() const {
-  if (path_.empty()) return;
-  std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(path_, error)) {
-    std::error_code ignored;
-    fs::remove(entry.path(), ignored);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "record/host_info.hpp"
 #include "record/results_json.hpp"
 #include "record/safe_text.hpp"
+#include "run/stop_signal.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -15,6 +16,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +38,29 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kOutputTailBytes = 8192;
+// A reply is a cell as JSON (kilobytes); a channel holding this much without a line break is
+// being flooded, not answered.
+constexpr std::size_t kMaxReplyBytes = std::size_t{64} << 20;
+// Without a pidfd the poll loop wakes this often to see whether the worker has ended.
+constexpr int kEndCheckMs = 100;
+
+// A descriptor that becomes readable when `pid` ends; -1 where the kernel lacks pidfd_open (before
+// Linux 5.3): then the poll loop checks with waitpid.
+int open_pidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // close-on-exec by default
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
+// Sends `signal_number` to the worker and to every process of its group (what it forked); the
+// worker itself apart, in case a plugin moved it to another group.
+void signal_worker_group(pid_t pid, int signal_number) {
+  ::kill(-pid, signal_number);
+  ::kill(pid, signal_number);
+}
 
 std::string seconds_text(double seconds) {
   char text[32];
@@ -65,23 +90,19 @@ std::string last_lines(const std::string& text, std::size_t count) {
   return joined;
 }
 
+// Whether a reply's cell is the one the request asked for.
+bool answers(const CellResult& cell, const PluginRecord& plugin, const CellRequest& request) {
+  return cell.plugin == plugin.name && cell.workload == request.workload &&
+         cell.variant == request.variant && cell.distribution == request.distribution &&
+         cell.shape == request.shape;
+}
+
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
 }
 
 }  // namespace
-
-std::string describe_wait_status(int wait_status) {
-  if (WIFSIGNALED(wait_status)) {
-    int signal_number = WTERMSIG(wait_status);
-    const char* name = strsignal(signal_number);
-    return "killed by signal " + std::to_string(signal_number) + " (" +
-           (name ? name : "unknown signal") + ")";
-  }
-  if (WIFEXITED(wait_status)) return "exited with code " + std::to_string(WEXITSTATUS(wait_status));
-  return "ended with wait status " + std::to_string(wait_status);
-}
 
 WorkerPool::WorkerPool(const IsolationSettings& settings, int stop_fd, FactsCallback on_facts)
     : settings_(settings), stop_fd_(stop_fd), on_facts_(std::move(on_facts)) {}
@@ -131,7 +152,10 @@ WorkerPool::Worker WorkerPool::spawn() const {
   sigemptyset(&none);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  // A process group of its own: whatever a plugin forks can be ended with the worker.
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
 
   std::string executable = boost::dll::program_location().string();
   std::string flag = kWorkerFlag;
@@ -154,8 +178,10 @@ WorkerPool::Worker WorkerPool::spawn() const {
                             "cannot start a worker process (" + executable + ")");
   }
   ::fcntl(output[0], F_SETFL, ::fcntl(output[0], F_GETFL) | O_NONBLOCK);
+  register_process_group(pid);
   Worker worker;
   worker.pid = pid;
+  worker.pidfd = open_pidfd(pid);
   worker.channel = channel[0];
   worker.output = output[0];
   return worker;
@@ -187,16 +213,57 @@ void WorkerPool::drain_output(Worker& worker) {
   }
 }
 
+bool WorkerPool::has_ended(Worker& worker) {
+  if (worker.wait_status) return true;
+  int wait_status = 0;
+  if (::waitpid(worker.pid, &wait_status, WNOHANG) != worker.pid) return false;
+  worker.wait_status = wait_status;
+  return true;
+}
+
+bool WorkerPool::send_request(Worker& worker, nlohmann::json message) {
+  worker.request_id = request_ids_() >> 11;  // 53 bits: exact in any JSON reader
+  message["id"] = worker.request_id;
+  return write_all(worker.channel, message.dump() + "\n");
+}
+
+namespace {
+
+// Reads what the channel holds now, without blocking; false at its end (or a reset).
+bool read_available(int channel, std::string& replies) {
+  while (true) {
+    char chunk[65536];
+    ssize_t n = ::recv(channel, chunk, sizeof chunk, MSG_DONTWAIT);
+    if (n > 0) {
+      replies.append(chunk, static_cast<std::size_t>(n));
+      if (replies.size() > kMaxReplyBytes) return true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+}
+
+}  // namespace
+
 WorkerPool::Wait WorkerPool::wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s) {
   const bool limited = limit_s > 0;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(limited ? limit_s : 0));
+  bool ended = false;
   while (true) {
     if (std::size_t end = worker.replies.find('\n'); end != std::string::npos) {
       reply = nlohmann::json::parse(worker.replies.substr(0, end), nullptr, false);
       worker.replies.erase(0, end + 1);
-      return Wait::reply;
+      if (reply.is_discarded()) return Wait::reply;  // unreadable: failed_cell says so
+      const nlohmann::json* id = reply.is_object() && reply.contains("id") ? &reply["id"] : nullptr;
+      const bool answers_request =
+          id && id->is_number_unsigned() && id->get<std::uint64_t>() == worker.request_id;
+      return answers_request ? Wait::reply : Wait::mismatched;
     }
+    if (worker.replies.size() > kMaxReplyBytes) return Wait::mismatched;
+    // The worker's end, not the channel's: a process it forked may hold the channel open.
+    if (ended) return Wait::died;
     int timeout_ms = -1;
     if (limited) {
       auto left =
@@ -204,27 +271,29 @@ WorkerPool::Wait WorkerPool::wait_for_reply(Worker& worker, nlohmann::json& repl
       if (left <= 0) return Wait::timed_out;
       timeout_ms = static_cast<int>(std::min<long long>(left + 1, INT_MAX));
     }
-    pollfd fds[3] = {
-        {worker.channel, POLLIN, 0}, {worker.output, POLLIN, 0}, {stop_fd_, POLLIN, 0}};
-    int ready = ::poll(fds, 3, timeout_ms);
+    if (worker.pidfd < 0)
+      timeout_ms = timeout_ms < 0 ? kEndCheckMs : std::min(timeout_ms, kEndCheckMs);
+    pollfd fds[4] = {{worker.channel, POLLIN, 0},
+                     {worker.output, POLLIN, 0},
+                     {stop_fd_, POLLIN, 0},
+                     {worker.pidfd, POLLIN, 0}};
+    int ready = ::poll(fds, 4, timeout_ms);
     if (ready < 0) {
       if (errno == EINTR) continue;  // a stop signal: its byte is in stop_fd by now
       throw std::system_error(errno, std::generic_category(), "poll");
     }
     if (fds[2].revents) return Wait::interrupted;
     if (fds[1].revents) drain_output(worker);
-    if (fds[0].revents) {
-      char chunk[65536];
-      ssize_t n = ::read(worker.channel, chunk, sizeof chunk);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) return Wait::died;  // end of file (or a reset): the worker is gone
-      worker.replies.append(chunk, static_cast<std::size_t>(n));
+    if (fds[0].revents && !read_available(worker.channel, worker.replies)) ended = true;
+    if (fds[3].revents || (worker.pidfd < 0 && has_ended(worker))) {
+      read_available(worker.channel, worker.replies);  // a reply sent just before the end counts
+      ended = true;
     }
   }
 }
 
 int WorkerPool::terminate(Worker& worker, bool& needed_kill) {
-  ::kill(worker.pid, SIGTERM);
+  signal_worker_group(worker.pid, SIGTERM);
   return reap_within_grace(worker, needed_kill);
 }
 
@@ -232,14 +301,14 @@ int WorkerPool::reap_within_grace(Worker& worker, bool& needed_kill) {
   needed_kill = false;
   const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                         std::chrono::duration<double>(settings_.grace_s));
-  int wait_status = 0;
-  while (true) {
+  int wait_status = worker.wait_status.value_or(0);
+  while (!worker.wait_status) {
     pid_t done = ::waitpid(worker.pid, &wait_status, WNOHANG);
     if (done == worker.pid) break;
     if (done < 0 && errno != EINTR) break;  // not our child any more: nothing to wait for
     if (Clock::now() >= until) {
       needed_kill = true;
-      ::kill(worker.pid, SIGKILL);
+      signal_worker_group(worker.pid, SIGKILL);
       while (::waitpid(worker.pid, &wait_status, 0) < 0 && errno == EINTR) {
       }
       break;
@@ -247,9 +316,13 @@ int WorkerPool::reap_within_grace(Worker& worker, bool& needed_kill) {
     drain_output(worker);  // a worker blocked on a full output pipe could not end
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  // What the plugin forked goes with its worker: nothing of a plugin outlives its worker.
+  ::kill(-worker.pid, SIGKILL);
+  forget_process_group(worker.pid);
   drain_output(worker);
   close_fd(worker.channel);
   close_fd(worker.output);
+  close_fd(worker.pidfd);
   worker.pid = -1;
   return wait_status;
 }
@@ -262,7 +335,7 @@ void WorkerPool::retire(Worker& worker) {
 
 void WorkerPool::stop_all() {
   for (auto& [name, state] : plugins_) {
-    if (state.worker) ::kill(state.worker->pid, SIGTERM);
+    if (state.worker) signal_worker_group(state.worker->pid, SIGTERM);
   }
   for (auto& [name, state] : plugins_) {
     if (!state.worker) continue;
@@ -273,7 +346,7 @@ void WorkerPool::stop_all() {
 }
 
 void WorkerPool::problem_done() {
-  store_.clear();
+  problems_.clear();
   const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
   for (auto& [name, state] : plugins_) {
     if (state.worker)
@@ -286,7 +359,15 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
   bool killed = false;
   std::string status = status::crashed;
   std::string message;
-  if (wait == Wait::reply) {  // an answer it should not have given: the protocol is broken
+  if (wait == Wait::mismatched) {
+    terminate(worker, killed);
+    message = "the reply did not match the request: the worker's channel carried, " +
+              std::string(during) +
+              ", a reply without the id of the request in flight, or for another cell (written "
+              "by a plugin on descriptor " +
+              std::to_string(kWorkerChannelFd) +
+              "?); the worker was stopped so that no later cell takes a reply meant for another";
+  } else if (wait == Wait::reply) {  // an answer it should not have given: the protocol is broken
     terminate(worker, killed);
     message = "the worker answered " + std::string(during) +
               " with a reply the harness cannot read (a plugin writing to descriptor " +
@@ -306,9 +387,13 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
     int wait_status = reap_within_grace(worker, killed);
     message =
         "the worker process died " + std::string(during) + ": " + describe_wait_status(wait_status);
+    // The signal decides: a worker that prints "bad_alloc" and then segfaults crashed. Only the
+    // way an uncaught std::bad_alloc ends a process (std::terminate, abort: SIGABRT) makes the
+    // text count, or the worker's own out-of-memory exit code.
+    const bool ended_by_terminate = WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGABRT;
     bool out_of_memory =
         (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kWorkerExitOutOfMemory) ||
-        worker.output_tail.find("bad_alloc") != std::string::npos;
+        (ended_by_terminate && worker.output_tail.find("std::bad_alloc") != std::string::npos);
     if (out_of_memory) {
       status = status::oom;
       message += " (it ran out of host memory)";
@@ -346,13 +431,11 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
                          {"name", plugin.name},
                          {"device", settings_.device},
                          {"calibrate", settings_.calibrate && !state.facts_reported},
-                         {"problem_store", store_.path()}};
+                         {"share_problems", true}};
   nlohmann::json reply;
   const double open_limit_s =
       settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;
-  Wait wait = write_all(worker.channel, open.dump() + "\n")
-                  ? wait_for_reply(worker, reply, open_limit_s)
-                  : Wait::died;
+  Wait wait = send_request(worker, open) ? wait_for_reply(worker, reply, open_limit_s) : Wait::died;
   if (wait == Wait::interrupted) {
     stop_all();
     return Opened::interrupted;
@@ -385,15 +468,13 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
 
 std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const CellRequest& request) {
   PluginState& state = plugins_[plugin.name];
-  if (int wait_status = 0;
-      state.worker && ::waitpid(state.worker->pid, &wait_status, WNOHANG) == state.worker->pid) {
+  if (state.worker && has_ended(*state.worker)) {
     // Died while idle (the kernel's OOM killer picks the largest process, perhaps this one).
-    drain_output(*state.worker);
+    bool killed = false;
+    const int wait_status = reap_within_grace(*state.worker, killed);
     std::fprintf(stderr,
                  "harness: the worker of %s ended between cells (%s); starting a fresh one\n",
                  plugin.name.c_str(), describe_wait_status(wait_status).c_str());
-    close_fd(state.worker->channel);
-    close_fd(state.worker->output);
     state.worker.reset();
     ++state.failures;
   }
@@ -420,11 +501,13 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
   }
   Worker& worker = *state.worker;
   worker.output_tail.clear();
-  nlohmann::json message = {{"type", "cell"}, {"request", to_json(request)}};
+  const std::string problem_name =
+      problem_file_name(request.workload, request.distribution, request.shape);
+  nlohmann::json message = {
+      {"type", "cell"}, {"request", to_json(request)}, {"problem", problems_.path(problem_name)}};
   nlohmann::json reply;
-  Wait wait = write_all(worker.channel, message.dump() + "\n")
-                  ? wait_for_reply(worker, reply, settings_.timeout_s)
-                  : Wait::died;
+  Wait wait = send_request(worker, message) ? wait_for_reply(worker, reply, settings_.timeout_s)
+                                            : Wait::died;
   if (wait == Wait::interrupted) {
     stop_all();
     return std::nullopt;
@@ -433,6 +516,23 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
     try {
       if (reply.is_object() && reply.value("type", "") == "cell") {
         CellResult cell = cell_from_json(reply.at("cell"));
+        if (!answers(cell, plugin, request)) {
+          ++state.failures;
+          CellResult mismatched = failed_cell(plugin, request, worker, Wait::mismatched,
+                                              "in this cell", settings_.timeout_s);
+          state.worker.reset();
+          return mismatched;
+        }
+        if (const auto sealed = reply.find("sealed_problem_fd");
+            sealed != reply.end() && sealed->is_number_integer()) {
+          if (std::string why;
+              !problems_.adopt(problem_name, worker.pid, sealed->get<int>(), why)) {
+            std::fprintf(stderr,
+                         "harness: the problem %s that the worker of %s generated is not shared "
+                         "(%s); each worker generates it\n",
+                         problem_name.c_str(), plugin.name.c_str(), why.c_str());
+          }
+        }
         // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
         // memory): its next cell gets a fresh worker. Not counted against --max-restarts.
         if (cell.status == status::error || cell.status == status::oom) {

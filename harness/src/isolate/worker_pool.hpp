@@ -3,15 +3,18 @@
 // limit; a worker that dies or overruns is recorded against its cell and replaced.
 #pragma once
 
+#include "isolate/plugin_screening.hpp"
 #include "isolate/problem_store.hpp"
 #include "load/plugin_loader.hpp"
 #include "run/cell_source.hpp"
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 
 namespace plugbench {
@@ -49,9 +52,12 @@ class WorkerPool : public CellSource {
 
  private:
   struct Worker {
-    pid_t pid = -1;
+    pid_t pid = -1;    // also its process group's id: what it forks stays in the group
+    int pidfd = -1;    // readable when the worker ends (-1 where the kernel has no pidfd_open)
     int channel = -1;  // requests out, replies in
     int output = -1;   // the worker's stdout and stderr
+    std::optional<int> wait_status;  // once reaped
+    std::uint64_t request_id = 0;    // of the request in flight; its reply must carry it
     std::string replies;
     std::string output_tail;  // what it wrote since the current request began
   };
@@ -61,11 +67,18 @@ class WorkerPool : public CellSource {
     bool facts_reported = false;
     std::string unavailable;  // why no session opens, once a worker said so
   };
-  enum class Wait { reply, died, timed_out, interrupted };
+  enum class Wait { reply, mismatched, died, timed_out, interrupted };
   enum class Opened { ok, decided, interrupted };
 
   Worker spawn() const;
+  // Sends `message` with a fresh request id; false when the worker is gone.
+  bool send_request(Worker& worker, nlohmann::json message);
+  // The reply to the request in flight; `mismatched` for a reply without its id (something else
+  // wrote on the channel), `died` as soon as the worker itself ends, even while a process it
+  // forked still holds the channel open.
   Wait wait_for_reply(Worker& worker, nlohmann::json& reply, double limit_s);
+  // Reaps the worker if it has ended (its status kept); true when it has.
+  static bool has_ended(Worker& worker);
   // Ends the worker (SIGTERM, then SIGKILL after the grace) and returns its wait status.
   int terminate(Worker& worker, bool& needed_kill);
   // Waits for the worker's end, SIGKILL after the grace period; closes its descriptors.
@@ -85,13 +98,11 @@ class WorkerPool : public CellSource {
   IsolationSettings settings_;
   int stop_fd_;
   FactsCallback on_facts_;
-  // Where the workers share generated problems; emptied after each problem (problem_done),
-  // removed when the pool ends, after its workers.
-  ProblemStoreFolder store_;
+  // The problems workers generated and sealed, handed to the others; closed after each problem
+  // (problem_done).
+  SealedProblems problems_;
   std::map<std::string, PluginState> plugins_;
+  std::mt19937_64 request_ids_{std::random_device{}()};  // hard for a plugin to guess
 };
-
-// "killed by signal 11 (Segmentation fault)", "exited with code 134", from a waitpid status.
-std::string describe_wait_status(int wait_status);
 
 }  // namespace plugbench

@@ -67,8 +67,10 @@ int serve() {
   for (std::string line; requests.next(line);) {
     nlohmann::json request = nlohmann::json::parse(line);
     const std::string type = request.at("type").get<std::string>();
+    // Each reply carries its request's id: the harness takes no other (worker_pool.cpp).
+    const nlohmann::json id = request.value("id", nlohmann::json());
     if (type == "open") {
-      problems.share_through(request.value("problem_store", std::string()));
+      problems.share(request.value("share_problems", false));
       plugin = load_plugin(request.at("path").get<std::string>(),
                            request.at("found_in").get<std::string>());
       std::string why;
@@ -85,14 +87,19 @@ int serve() {
         }
       }
       bool sent = why.empty() ? reply({{"type", "opened"},
+                                       {"id", id},
                                        {"facts", to_json(runner->facts(request.at("calibrate")))}})
-                              : reply({{"type", "open_failed"}, {"message", why}});
+                              : reply({{"type", "open_failed"}, {"id", id}, {"message", why}});
       if (!sent) return 0;
     } else if (type == "release") {  // no reply: the harness is done with the problem
       problems.clear();
     } else if (type == "cell" && runner) {
+      problems.offer(request.value("problem", std::string()));
       CellResult cell = runner->run(cell_request_from_json(request.at("request")));
-      if (!reply({{"type", "cell"}, {"cell", to_json(cell)}})) return 0;
+      nlohmann::json answer = {{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}};
+      // A problem this worker generated and sealed: the harness takes a copy for the others.
+      if (int sealed = problems.take_sealed(); sealed >= 0) answer["sealed_problem_fd"] = sealed;
+      if (!reply(answer)) return 0;
     } else {
       std::fprintf(stderr, "harness worker: unexpected request '%s'\n", type.c_str());
       return kWorkerExitInternal;

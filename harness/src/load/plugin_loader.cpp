@@ -1,12 +1,15 @@
 // plugin_loader.cpp: loading with Boost.DLL, the ABI check and the probe.
 #include "load/plugin_loader.hpp"
 
+#include "isolate/plugin_screening.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_text.hpp"
 #include "record/safe_text.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
+
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -140,6 +143,32 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
 
 }  // namespace
 
+namespace {
+
+// Loaded here only after a child loaded and probed it without hanging or crashing.
+PluginRecord screened_plugin(const std::string& path, const std::string& found_in) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    PluginRecord record;
+    record.path = path;
+    record.found_in = found_in;
+    record.name = fs::path(path).filename().string();
+    record.reason =
+        "not a regular file (a FIFO, device or folder named like a library): skipped "
+        "without opening it";
+    return record;
+  }
+  PluginRecord screened = screen_plugin(path, found_in, discovery_timeout_s());
+  if (screened.state == PluginState::broken) return screened;
+  PluginRecord record = load_plugin(path, found_in, /*call_probe=*/false);
+  if (record.state == PluginState::broken) return record;
+  record.state = screened.state;  // the child's probe decided
+  record.reason = screened.reason;
+  return record;
+}
+
+}  // namespace
+
 const char* to_string(PluginState state) {
   switch (state) {
     case PluginState::available:
@@ -181,7 +210,7 @@ std::vector<PluginFolder> plugin_search_path(const std::vector<std::string>& use
   return folders;
 }
 
-PluginRecord load_plugin(const std::string& path, const std::string& found_in) {
+PluginRecord load_plugin(const std::string& path, const std::string& found_in, bool call_probe) {
   PluginRecord record;
   record.path = path;
   record.found_in = found_in;
@@ -223,6 +252,10 @@ PluginRecord load_plugin(const std::string& path, const std::string& found_in) {
     return record;
   }
 
+  if (!call_probe) {
+    record.state = PluginState::available;
+    return record;
+  }
   message[0] = '\0';
   pb_status probe = table->probe(&error);
   if (probe == PB_OK) {
@@ -262,7 +295,7 @@ std::vector<PluginRecord> discover_plugins(const std::vector<PluginFolder>& fold
       std::string canonical = fs::weakly_canonical(file, error).string();
       if (seen_files.count(canonical)) continue;  // the same file through two folders
       seen_files[canonical] = folder.path;
-      PluginRecord record = load_plugin(file, folder.path + " (" + folder.origin + ")");
+      PluginRecord record = screened_plugin(file, folder.path + " (" + folder.origin + ")");
       for (const PluginRecord& earlier : plugins) {
         if (record.state != PluginState::broken && earlier.state != PluginState::broken &&
             earlier.name == record.name) {

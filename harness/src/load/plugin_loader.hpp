@@ -65,10 +65,15 @@ class PluginFolderError : public std::runtime_error {
 // then the plugins folder next to the executable and the installed one (../lib/plugbench/plugins).
 std::vector<PluginFolder> plugin_search_path(const std::vector<std::string>& user_folders);
 
-// Loads one library and checks it; never throws.
-PluginRecord load_plugin(const std::string& path, const std::string& found_in);
+// Loads one library and checks it; never throws. Without `call_probe` an accepted plugin is
+// `available`: its probe was called elsewhere (discovery screens every library in a child).
+PluginRecord load_plugin(const std::string& path, const std::string& found_in,
+                         bool call_probe = true);
 
-// Every .so in the folders, loaded and probed, in folder order then file-name order. A second
+// Every .so in the folders, loaded and probed, in folder order then file-name order. Each is
+// loaded and probed first in a child process (isolate/plugin_screening.hpp): one that hangs past
+// PLUGBENCH_DISCOVERY_TIMEOUT or crashes there is broken and never loaded here; a file that is not
+// a regular file (a FIFO named lib*.so) is broken without being opened. A second
 // plugin with a name already taken is marked broken. Throws PluginFolderError when a folder the
 // user named cannot be read.
 std::vector<PluginRecord> discover_plugins(const std::vector<PluginFolder>& folders);

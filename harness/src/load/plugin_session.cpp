@@ -1,9 +1,21 @@
 // plugin_session.cpp: sessions and buffers of a plugin.
 #include "load/plugin_session.hpp"
 
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
 
 namespace plugbench {
+
+double checked_elapsed_ms(double ms, const char* function) {
+  if (std::isfinite(ms) && ms >= 0) return ms;
+  char value[64];
+  std::snprintf(value, sizeof value, "%g", ms);
+  throw PluginCallError(PB_ERROR,
+                        std::string("the plugin's timer (") + function + ") reported " + value +
+                            " ms: an elapsed time must be finite and not negative, so "
+                            "no time of this cell can be trusted; fix the plugin's timer");
+}
 
 // An ABI 1.1 function of the table: present only if the plugin's table is long enough to hold it.
 #define PB_OPTIONAL_FUNCTION(table, field)                                                   \
@@ -50,7 +62,7 @@ TimedSample PluginSession::end_sample() const {
   ErrorBuffer error;
   check_call(table().timer_end(handle_, &timing, error.get()), "timer_end", error);
   TimedSample sample;
-  sample.ms = timing.elapsed_ms;
+  sample.ms = checked_elapsed_ms(timing.elapsed_ms, "timer_end");
   sample.sm_clock_khz = timing.sm_clock_khz;
   sample.clock_window_ms = timing.clock_window_ms;
   sample.hold = timing.hold;

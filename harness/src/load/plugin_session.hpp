@@ -24,6 +24,11 @@ class PluginCallError : public std::runtime_error {
   pb_status status_;
 };
 
+// A time the plugin's timer reported, unless it is NaN, infinite or negative: then a PB_ERROR
+// PluginCallError naming `function`, since no median, GB/s or speedup built on it would mean
+// anything.
+double checked_elapsed_ms(double ms, const char* function);
+
 // A caller-owned message buffer for one plugin call.
 class ErrorBuffer {
  public:
@@ -74,7 +79,7 @@ class PluginSession {
     body();
     double ms = 0;
     check_call(table().timer_stop(handle_, &ms, error.get()), "timer_stop", error);
-    return ms;
+    return checked_elapsed_ms(ms, "timer_stop");
   }
   // Runs `body` between timer_begin and timer_end (PB_TIMER_* flags), or, for a plugin without
   // them, between timer_start and timer_stop.

@@ -138,6 +138,19 @@ TransferResult measure_transfers(const ProblemData& problem, const PluginSession
   return result;
 }
 
+// A call that ended the cell early decides its status, except over a wrong answer: a failed
+// verification is never hidden by what a later call reported (PB_UNSUPPORTED after a wrong answer
+// would otherwise pass for a kernel that merely refused the problem).
+void end_cell(CellResult& cell, const char* status_now, const std::string& message) {
+  if (cell.status == status::failed) {
+    cell.message +=
+        "; a later call then ended the cell (" + std::string(status_now) + "): " + message;
+    return;
+  }
+  cell.status = status_now;
+  cell.message = message;
+}
+
 }  // namespace
 
 const char* cell_status_for(pb_status code) {
@@ -223,6 +236,28 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
     });
     cell.kernel = kernel_time.total;
     cell.sampling = timer.record();
+    if (cell.kernel->median_ms <= 0) {
+      throw PluginCallError(PB_ERROR,
+                            "the plugin's timer measured the kernel at a median of 0 ms over " +
+                                std::to_string(cell.kernel->repetitions) +
+                                " samples: no kernel call takes no time, so its rate cannot be "
+                                "computed; fix the plugin's timer");
+    }
+    if (cell.status == status::ok) {
+      // A kernel that did the work only on the checked call and returned at once afterwards would
+      // be verified and timed at an impossible speed: the timed calls must produce the answer too.
+      double ignored_ms = 0;
+      Verification again = checked_call(workload, problem, reference, session, kernel, params,
+                                        buffers, timer, ignored_ms);
+      if (!again.passed) {
+        cell.verification = again;
+        cell.status = status::failed;
+        cell.message =
+            "the timed calls did not produce the answer: outputs poisoned before a last timed "
+            "call were left wrong (" +
+            again.detail + ")";
+      }
+    }
     if (before) {
       cell.telemetry = telemetry_between(*before, telemetry->read());
       // Per call only where the counter's resolution allows it (a second or more), no flush
@@ -257,11 +292,9 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
       cell.end_to_end = cell.kernel;  // host memory: nothing to move
     }
   } catch (const PluginCallError& e) {
-    cell.status = cell_status_for(e.status());
-    cell.message = e.what();
+    end_cell(cell, cell_status_for(e.status()), e.what());
   } catch (const std::bad_alloc&) {
-    cell.status = status::oom;
-    cell.message = "the harness ran out of host memory for this problem";
+    end_cell(cell, status::oom, "the harness ran out of host memory for this problem");
   }
   return cell;
 }

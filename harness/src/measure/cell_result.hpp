@@ -56,6 +56,10 @@ struct SamplingRecord {
   int kept_throttled = 0;                     // samples below it kept by the guard
 };
 
+// A cell above this multiple of its memory space's measured peak bandwidth, with the caches
+// flushed before every sample, is flagged suspect: its data had to come from memory.
+inline constexpr double kSuspectPeakFactor = 1.5;
+
 struct CellResult {
   std::string workload;
   std::string plugin;
@@ -86,6 +90,9 @@ struct CellResult {
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
   int rank = -1;         // the MPI rank that measured it; -1 in a run of one rank
+  // Why the cell's rate is not believable (faster than its memory's measured peak by more than
+  // kSuspectPeakFactor, caches flushed); empty when it is. A flag, not a status: it did verify.
+  std::string suspect;
 
   bool counts_as_error() const { return is_error_status(status); }
 };

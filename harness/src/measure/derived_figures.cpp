@@ -1,10 +1,26 @@
 // derived_figures.cpp: GB/s, % of peak, work rate and speedups of a problem's cells.
 #include "measure/derived_figures.hpp"
 
+#include <cstdio>
+
 namespace plugbench {
+namespace {
+
+std::string suspect_reason(double gbps, const PeakBandwidth& peak, const std::string& space) {
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "%.4g GB/s is %.1fx the measured peak of %.4g GB/s (%s) of %s memory: with the "
+                "caches flushed before every sample no kernel moves its traffic that fast; it may "
+                "skip work on the timed calls",
+                gbps, gbps / peak.gbps, peak.gbps, peak.pattern.c_str(), space.c_str());
+  return text;
+}
+
+}  // namespace
 
 void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
-                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin) {
+                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin,
+                    bool caches_flushed) {
   const CellResult* base = nullptr;
   for (const CellResult& cell : cells) {
     if (cell.plugin == baseline && cell.status == status::ok && cell.kernel) {
@@ -23,6 +39,9 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                 peak_for(peaks->second, cell.memory_space, traffic.pattern)) {
           cell.percent_of_peak = 100 * *cell.gbps / peak->gbps;
           cell.peak_pattern = peak->pattern;
+          if (caches_flushed && *cell.gbps > kSuspectPeakFactor * peak->gbps) {
+            cell.suspect = suspect_reason(*cell.gbps, *peak, cell.memory_space);
+          }
         }
       }
     }

@@ -13,7 +13,11 @@
 namespace plugbench {
 
 // `cells`: every cell of one problem. `peaks_by_plugin`: the peaks each plugin's cells are held to.
+// `caches_flushed` (--cache cold): every sample read its data from memory, so a rate beyond
+// kSuspectPeakFactor times the peak is impossible and the cell is flagged suspect; with warm caches
+// a problem that fits in them may rightly beat the memory's peak several times, and is not judged.
 void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
-                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin);
+                    const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin,
+                    bool caches_flushed);
 
 }  // namespace plugbench

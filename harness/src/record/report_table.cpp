@@ -115,8 +115,14 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
         {format_ms(cell.kernel->median_ms), fixed(100 * cell.kernel->cv, 1) + "%",
          format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
          format_number(cell.percent_of_peak, 1), format_number(cell.speedup, 2),
-         verification_text(cell) + flags_text(cell.flags)});
+         verification_text(cell) + flags_text(cell.flags) +
+             (cell.suspect.empty() ? "" : " SUSPECT")});
     table.rows.push_back(row);
+  }
+  for (const CellResult& cell : cells) {
+    if (!cell.suspect.empty()) {
+      table.notes.push_back(cell.plugin + "/" + cell.variant + ": SUSPECT: " + cell.suspect);
+    }
   }
   for (const CellResult& cell : cells) {
     if (!cell.sampling) continue;

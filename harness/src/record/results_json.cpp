@@ -151,6 +151,7 @@ nlohmann::json to_json(const CellResult& cell) {
   j["speedup_end_to_end"] = optional_number(cell.speedup_end_to_end);
   j["baseline"] = cell.baseline.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.baseline);
   if (cell.rank >= 0) j["rank"] = cell.rank;
+  j["suspect"] = cell.suspect.empty() ? nlohmann::json(nullptr) : nlohmann::json(cell.suspect);
   if (cell.verification) {
     const Verification& v = *cell.verification;
     j["verification"] = {{"passed", v.passed},
@@ -284,6 +285,9 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.work_rate = optional_from(j, "work_rate");
   cell.speedup = optional_from(j, "speedup");
   cell.speedup_end_to_end = optional_from(j, "speedup_end_to_end");
+  if (auto suspect = j.find("suspect"); suspect != j.end() && suspect->is_string()) {
+    cell.suspect = suspect->get<std::string>();
+  }
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
   if (j.contains("rank") && j["rank"].is_number_integer()) cell.rank = j["rank"];
   if (const nlohmann::json v = j.at("verification"); !v.is_null()) {

@@ -234,7 +234,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     if (stop != 0 || meetings.lost()) break;
     std::vector<CellResult> cells =
         measure_problem(planned, *source, settings, progress, meetings, stop);
-    derive_figures(cells, options.baseline, run.peaks_by_plugin);
+    derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
     progress.finish();
     stop = meetings.after_problem(std::max(stop, stop_signal_number()), cells_to_run(planned));
     if (!ranks.alone()) {

@@ -15,16 +15,30 @@ class ProblemCache {
     ProblemData data;
     std::shared_ptr<const Reference> reference;
   };
-  // Generates the problem unless it is the cached one. Throws std::bad_alloc.
+  ProblemCache() = default;
+  ~ProblemCache() { clear(); }
+  ProblemCache(const ProblemCache&) = delete;
+  ProblemCache& operator=(const ProblemCache&) = delete;
+
+  // Generates the problem unless it is the cached one or the offered one holds it. Throws
+  // std::bad_alloc.
   const Entry& get(const Workload& workload, const std::string& distribution, const Shape& shape);
   // Frees the cached problem (its cells are done).
-  void clear() { entry_.reset(); }
-  // Problems are read from this run's store folder when another worker stored them there, and
-  // stored there when this one generated them (problem_store.hpp). Empty: generate every time.
-  void share_through(std::string folder) { folder_ = std::move(folder); }
+  void clear();
+  // Seal each problem this process generates in a memory file (problem_store.hpp), for the harness
+  // to hand to the other workers. Off: nothing is sealed.
+  void share(bool enabled) { share_ = enabled; }
+  // Where the next problem may be read from (the harness's sealed copy), or empty.
+  void offer(std::string path) { offered_ = std::move(path); }
+  // The descriptor of the problem sealed by the last get(), once (-1: none). It stays open until
+  // the next problem or clear(), so that the harness can take a copy.
+  int take_sealed();
 
  private:
-  std::string folder_;
+  bool share_ = false;
+  std::string offered_;
+  int sealed_fd_ = -1;
+  bool sealed_taken_ = true;
   std::string workload_;
   std::string distribution_;
   Shape shape_;

@@ -2,7 +2,10 @@
 #include "run/stop_signal.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
+
+#include <atomic>
 
 #include <csignal>
 
@@ -11,10 +14,20 @@ namespace {
 
 volatile std::sig_atomic_t g_stop_signal = 0;
 int g_stop_pipe[2] = {-1, -1};
+// Lock-free, so that the handler may read them.
+std::atomic<int> g_process_groups[256];
+static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void request_stop(int signal_number) {
+  if (g_stop_signal != 0) {  // the second: end at once, the workers' groups first
+    for (std::atomic<int>& group : g_process_groups) {
+      if (const int id = group.load(); id > 0) ::kill(-id, SIGKILL);
+    }
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+    return;
+  }
   g_stop_signal = signal_number;
-  std::signal(signal_number, SIG_DFL);  // a second Ctrl-C ends the process at once
   const char byte = 1;
   if (g_stop_pipe[1] >= 0 && ::write(g_stop_pipe[1], &byte, 1) < 0) {
   }
@@ -31,6 +44,20 @@ void install_stop_handlers() {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+}
+
+void register_process_group(int group) {
+  for (std::atomic<int>& slot : g_process_groups) {
+    int empty = 0;
+    if (slot.compare_exchange_strong(empty, group)) return;
+  }
+}
+
+void forget_process_group(int group) {
+  for (std::atomic<int>& slot : g_process_groups) {
+    int expected = group;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
 }
 
 bool stop_requested() {

@@ -5,8 +5,13 @@
 
 namespace plugbench {
 
-// Installs the handlers (a second signal ends the process at once).
+// Installs the handlers (a second signal ends the process at once, after killing the process groups
+// registered below).
 void install_stop_handlers();
+// The process groups of live workers: a second signal, which ends the harness at once, kills them
+// first, so that nothing a plugin forked outlives the harness. Up to 256 at a time.
+void register_process_group(int group);
+void forget_process_group(int group);
 bool stop_requested();
 // The signal that asked for the stop; 0 when none did.
 int stop_signal_number();
