@@ -38,7 +38,8 @@ def main():
             sys.exit(f"headline_table.py: {path}: {e}")
         for cell in document.get("results", []):
             n = per_workload.get(cell["workload"], wanted)
-            if cell.get("n") != n or cell.get("status") != "ok":
+            # A run of several MPI ranks: rank 0's cells.
+            if cell.get("n") != n or cell.get("status") != "ok" or cell.get("rank", 0) != 0:
                 continue
             key = (cell["workload"], cell["distribution"])
             if key not in best:

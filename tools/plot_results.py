@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # reads 1 (a run of one rank) and 2
 TIMING_STYLES = {"kernel": "-", "end_to_end_pageable": "--", "end_to_end_pinned": ":"}
 TIMING_NAMES = {"kernel": "kernel", "end_to_end_pageable": "e2e pageable",
                 "end_to_end_pinned": "e2e pinned"}
@@ -71,8 +71,15 @@ def load(path):
     if not isinstance(version, int) or version > SCHEMA_VERSION:
         raise ResultsError(f"{path}: schema_version {version} was written by a newer harness; "
                            f"this tool reads version {SCHEMA_VERSION}")
-    if version < SCHEMA_VERSION:
+    if version < 1:
         raise ResultsError(f"{path}: schema_version {version} is older than any this tool reads")
+    # A run of several MPI ranks holds each cell once per rank: the plots draw rank 0's.
+    ranks = {cell.get("rank") for cell in document["results"] if isinstance(cell, dict)}
+    if ranks - {None, 0}:
+        print(f"plot_results: {path}: a run of {len(ranks)} ranks; drawing rank 0's cells",
+              file=sys.stderr)
+        document["results"] = [c for c in document["results"]
+                               if isinstance(c, dict) and c.get("rank") in (None, 0)]
     return document
 
 
