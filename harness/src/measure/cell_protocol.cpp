@@ -243,9 +243,22 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
                                 " samples: no kernel call takes no time, so its rate cannot be "
                                 "computed; fix the plugin's timer");
     }
+    if (before) {
+      cell.telemetry = telemetry_between(*before, telemetry->read());
+      // Per call only where the counter's resolution allows it (a second or more), no flush
+      // shares the window, and the calls fill at least 80 % of it: otherwise the idle gaps
+      // between them would be most of the energy (docs/measurement.md).
+      const double busy_fraction = timer.busy_ms() / 1e3 / cell.telemetry->seconds;
+      if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
+          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer.calls() > 0) {
+        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
+      }
+    }
+
     if (cell.status == status::ok) {
       // A kernel that did the work only on the checked call and returned at once afterwards would
       // be verified and timed at an impossible speed: the timed calls must produce the answer too.
+      // After the telemetry window, which holds the samples alone.
       double ignored_ms = 0;
       Verification again = checked_call(workload, problem, reference, session, kernel, params,
                                         buffers, timer, ignored_ms);
@@ -256,17 +269,6 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
             "the timed calls did not produce the answer: outputs poisoned before a last timed "
             "call were left wrong (" +
             again.detail + ")";
-      }
-    }
-    if (before) {
-      cell.telemetry = telemetry_between(*before, telemetry->read());
-      // Per call only where the counter's resolution allows it (a second or more), no flush
-      // shares the window, and the calls fill at least 80 % of it: otherwise the idle gaps
-      // between them would be most of the energy (docs/measurement.md).
-      const double busy_fraction = timer.busy_ms() / 1e3 / cell.telemetry->seconds;
-      if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
-          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer.calls() > 0) {
-        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
       }
     }
 
