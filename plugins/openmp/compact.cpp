@@ -4,9 +4,12 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "cached_chunks.hpp"
+#include "streaming_store.hpp"
 #include "thread_range.hpp"
 
 namespace {
@@ -46,9 +49,63 @@ void compact_two_pass(plugbench::sdk::Call& call) {
   *call.output<std::uint64_t>(1) = total;
 }
 
+namespace openmp = plugbench::openmp;
+
+std::uint64_t count_nonzero(const std::int32_t* values, std::uint64_t count) {
+  std::uint64_t nonzero = 0;
+  for (std::uint64_t i = 0; i < count; ++i) nonzero += values[i] != 0;
+  return nonzero;
+}
+
+// Writes the nonzero values of values[0, count) in order from `target`. They are packed
+// branch-free into a small buffer that stays in L1 and leave it in runs, streamed when `stream`.
+void compact_part(const std::int32_t* values, std::uint64_t count, std::int32_t* target,
+                  bool stream) {
+  constexpr std::uint64_t kStep = 512;
+  // Room for a step's values behind up to three left over from the last run (see below).
+  alignas(64) std::uint32_t packed[kStep + 4];
+  std::uint64_t held = 0;
+  auto* out = reinterpret_cast<std::uint32_t*>(target);
+  for (std::uint64_t begin = 0; begin < count; begin += kStep) {
+    const std::uint64_t end = std::min(count, begin + kStep);
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const auto value = static_cast<std::uint32_t>(values[i]);
+      packed[held] = value;
+      held += value != 0;
+    }
+    // A run ends on a 16-byte boundary of the output, so that every later run streams whole
+    // groups of four from its first value.
+    const std::uint64_t excess = (reinterpret_cast<std::uintptr_t>(out) / 4 + held) % 4;
+    const std::uint64_t leaving = held >= excess ? held - excess : 0;
+    openmp::store_values(out, packed, leaving, stream);
+    out += leaving;
+    for (std::uint64_t k = 0; k < held - leaving; ++k) packed[k] = packed[leaving + k];
+    held -= leaving;
+  }
+  openmp::store_values(out, packed, held, false);
+}
+
+void compact_cached_chunks(plugbench::sdk::Call& call) {
+  const auto* x = call.input<std::int32_t>(0);
+  auto* kept = call.output<std::int32_t>(0);
+  const std::uint64_t n = call.n();
+  // Only what is kept is written, but that can be every value.
+  const bool stream = openmp::worth_streaming(n * sizeof(std::int32_t));
+  *call.output<std::uint64_t>(1) = openmp::two_pass_in_cached_chunks<std::uint64_t>(
+      n, [&](std::uint64_t begin, std::uint64_t count) { return count_nonzero(x + begin, count); },
+      [&](std::uint64_t begin, std::uint64_t count, std::uint64_t offset) {
+        compact_part(x + begin, count, kept + offset, stream);
+      });
+}
+
 }  // namespace
 
 PLUGBENCH_KERNEL({.workload = "compact",
                   .variant = "two_pass",
                   .description = "count per block, scan of the counts, ordered scatter",
                   .run = compact_two_pass});
+
+PLUGBENCH_KERNEL({.workload = "compact",
+                  .variant = "cached_chunks",
+                  .description = "two passes per L2-sized chunk, packed in L1, streaming stores",
+                  .run = compact_cached_chunks});
