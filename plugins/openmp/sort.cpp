@@ -28,10 +28,12 @@ void scatter_directly(const std::uint32_t* source, plugbench::openmp::ThreadRang
   }
 }
 
-// The same scatter through one 64-byte line of keys per digit (16 KiB, in L1): keys reach memory a
-// whole line at a time, streamed when `stream`, instead of one store into each of 256 places.
-// A line is only streamed when this thread fills all of it; the partial lines at the ends of a
-// digit's run, shared with the neighbouring thread's run, are stored normally.
+// The same scatter through a block of kBlock keys per digit (64 keys: 256 bytes, 64 KiB for all
+// digits, in L2): keys reach memory a block at a time, streamed when `stream`, instead of one
+// store into each of 256 places; whole blocks keep the memory's writes sequential. A block is
+// only streamed when this thread fills all of it; the partial blocks at the ends of a digit's
+// run, shared with the neighbouring thread's run, are stored normally.
+template <std::uint32_t kBlock>
 class CombiningScatter {
  public:
   explicit CombiningScatter(bool stream) : stream_(stream) {}
@@ -39,15 +41,15 @@ class CombiningScatter {
   void operator()(const std::uint32_t* source, plugbench::openmp::ThreadRange block, int pass,
                   std::uint64_t (&offsets)[cpu::kRadixBuckets], std::uint32_t* target) {
     for (int digit = 0; digit < cpu::kRadixBuckets; ++digit) {
-      line_start_[digit] = offsets[digit] - offsets[digit] % kLine;
-      first_[digit] = fill_[digit] = static_cast<std::uint32_t>(offsets[digit] % kLine);
+      line_start_[digit] = offsets[digit] - offsets[digit] % kBlock;
+      first_[digit] = fill_[digit] = static_cast<std::uint32_t>(offsets[digit] % kBlock);
     }
     for (std::uint64_t i = block.begin; i < block.end; ++i) {
       const std::uint32_t key = source[i];
       const unsigned digit = cpu::radix_digit(key, pass);
       std::uint32_t fill = fill_[digit];
       lines_[digit].keys[fill] = key;
-      if (++fill == kLine) {
+      if (++fill == kBlock) {
         write_line(digit, target);
         fill = 0;
       }
@@ -61,24 +63,22 @@ class CombiningScatter {
   }
 
  private:
-  static constexpr std::uint32_t kLine = 16;  // keys in 64 bytes
-
   void write_line(unsigned digit, std::uint32_t* target) {
     const std::uint32_t first = first_[digit];
     std::uint32_t* line = target + line_start_[digit];
     if (first == 0) {
-      plugbench::openmp::store_values(line, lines_[digit].keys, kLine, stream_);
+      plugbench::openmp::store_values(line, lines_[digit].keys, kBlock, stream_);
     } else {
-      std::copy(lines_[digit].keys + first, lines_[digit].keys + kLine, line + first);
+      std::copy(lines_[digit].keys + first, lines_[digit].keys + kBlock, line + first);
     }
-    line_start_[digit] += kLine;
+    line_start_[digit] += kBlock;
     first_[digit] = 0;
   }
 
-  struct alignas(64) Line {
-    std::uint32_t keys[kLine];
+  struct alignas(64) Block {
+    std::uint32_t keys[kBlock];
   };
-  Line lines_[cpu::kRadixBuckets];
+  Block lines_[cpu::kRadixBuckets];
   std::uint64_t line_start_[cpu::kRadixBuckets];
   std::uint32_t first_[cpu::kRadixBuckets];
   std::uint32_t fill_[cpu::kRadixBuckets];
@@ -167,10 +167,11 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
   lsd_radix_sort(call, [] { return scatter_directly; });
 }
 
+template <std::uint32_t kBlock>
 void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
   const bool stream = plugbench::openmp::worth_streaming(call.n() * sizeof(std::uint32_t));
   lsd_radix_sort(call, [stream] {
-    return [lines = std::make_unique<CombiningScatter>(stream)](auto&&... arguments) {
+    return [lines = std::make_unique<CombiningScatter<kBlock>>(stream)](auto&&... arguments) {
       (*lines)(arguments...);
     };
   });
@@ -186,6 +187,13 @@ PLUGBENCH_KERNEL({.workload = "sort",
 
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix_combining",
-                  .description = "parallel LSD radix, keys leave a line at a time per digit",
-                  .run = sort_lsd_radix_combining,
+                  .description = "parallel LSD radix, keys leave 256 bytes at a time per digit",
+                  .run = sort_lsd_radix_combining<64>,
+                  .workspace = cpu::radix_workspace});
+
+PLUGBENCH_KERNEL({.workload = "sort",
+                  .variant = "lsd_radix_combining16",
+                  .description = "lsd_radix_combining with one 64-byte line per digit",
+                  .run = sort_lsd_radix_combining<16>,
+                  .flags = PB_KERNEL_OPT_IN,
                   .workspace = cpu::radix_workspace});
