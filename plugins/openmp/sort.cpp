@@ -33,7 +33,6 @@ void scatter_directly(const std::uint32_t* source, plugbench::openmp::ThreadRang
 // store into each of 256 places; whole blocks keep the memory's writes sequential. A block is
 // only streamed when this thread fills all of it; the partial blocks at the ends of a digit's
 // run, shared with the neighbouring thread's run, are stored normally.
-template <std::uint32_t kBlock>
 class CombiningScatter {
  public:
   explicit CombiningScatter(bool stream) : stream_(stream) {}
@@ -63,6 +62,8 @@ class CombiningScatter {
   }
 
  private:
+  static constexpr std::uint32_t kBlock = 64;
+
   void write_line(unsigned digit, std::uint32_t* target) {
     const std::uint32_t first = first_[digit];
     std::uint32_t* line = target + line_start_[digit];
@@ -167,11 +168,10 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
   lsd_radix_sort(call, [] { return scatter_directly; });
 }
 
-template <std::uint32_t kBlock>
 void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
   const bool stream = plugbench::openmp::worth_streaming(call.n() * sizeof(std::uint32_t));
   lsd_radix_sort(call, [stream] {
-    return [lines = std::make_unique<CombiningScatter<kBlock>>(stream)](auto&&... arguments) {
+    return [lines = std::make_unique<CombiningScatter>(stream)](auto&&... arguments) {
       (*lines)(arguments...);
     };
   });
@@ -188,12 +188,5 @@ PLUGBENCH_KERNEL({.workload = "sort",
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix_combining",
                   .description = "parallel LSD radix, keys leave 256 bytes at a time per digit",
-                  .run = sort_lsd_radix_combining<64>,
-                  .workspace = cpu::radix_workspace});
-
-PLUGBENCH_KERNEL({.workload = "sort",
-                  .variant = "lsd_radix_combining16",
-                  .description = "lsd_radix_combining with one 64-byte line per digit",
-                  .run = sort_lsd_radix_combining<16>,
-                  .flags = PB_KERNEL_OPT_IN,
+                  .run = sort_lsd_radix_combining,
                   .workspace = cpu::radix_workspace});
