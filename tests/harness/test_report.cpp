@@ -55,7 +55,7 @@ TEST(SvgChart, DrawsAPointPerFigureAndACrossWhereACellHasNone) {
   EXPECT_TRUE(contains(svg, "<title>fake/wrong: failed verification</title>")) << svg;
   // The failed cell's series has one point: no line runs to where its figure would be.
   EXPECT_EQ(count_of(svg, "<polyline"), 1u) << svg;
-  EXPECT_TRUE(contains(svg, "fake/wrong (1 without a figure)")) << svg;
+  EXPECT_TRUE(contains(svg, "fake/wrong (1 not drawn)")) << svg;
   // Axes, ticks (2^10, 2^12 on the size axis), the labels and the reference line.
   EXPECT_TRUE(contains(svg, "2<tspan dy=\"-5\" font-size=\"9\">10</tspan>")) << svg;
   EXPECT_TRUE(contains(svg, "2<tspan dy=\"-5\" font-size=\"9\">12</tspan>")) << svg;

@@ -72,7 +72,9 @@ std::vector<ChartSeries> series_of(const std::vector<const CellResult*>& cells, 
                                    const char* unit) {
   std::vector<ChartSeries> series;
   for (const CellResult* cell : cells) {
-    ChartSeries& line = series_named(series, cell->plugin + "/" + cell->variant);
+    // A plugin without a kernel for the workload has a cell without a variant.
+    ChartSeries& line = series_named(
+        series, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant);
     const double n = static_cast<double>(cell->shape.n);
     std::optional<double> value = cell->status == status::ok ? figure(*cell) : std::nullopt;
     if (cell->status != status::ok) {

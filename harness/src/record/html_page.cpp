@@ -14,6 +14,7 @@ table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
 caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
 th.text, td.text { text-align: left; }
+td.text { white-space: normal; overflow-wrap: anywhere; }
 td.note { text-align: left; color: #555; white-space: normal; }
 tr.alert td { background: #fde2e2; }
 thead th { background: #f0f0f0; }

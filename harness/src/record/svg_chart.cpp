@@ -21,7 +21,7 @@ constexpr double kPlotHeight = 260;
 constexpr double kLegendLeft = kPlotLeft + kPlotWidth + 18;
 constexpr double kLegendRow = 17;
 constexpr double kWidth = kLegendLeft + 222;
-constexpr std::size_t kLegendNameBytes = 34;
+constexpr std::size_t kLegendNameBytes = 30;
 
 // Colours told apart by most readers (Tableau 10); after ten series the dashes differ too.
 constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
@@ -184,7 +184,7 @@ void write_legend_entry(std::ostream& out, const std::string& name, std::size_t 
       << coordinate(kLegendLeft + 12) << "\" cy=\"" << coordinate(row) << "\" r=\"3.2\" fill=\""
       << colour << "\"/><text x=\"" << coordinate(kLegendLeft + 30) << "\" y=\""
       << coordinate(row + 4) << "\" font-size=\"11\">" << html_text(shown)
-      << (gaps ? " (" + std::to_string(gaps) + " without a figure)" : "") << "</text></g>\n";
+      << (gaps ? " (" + std::to_string(gaps) + " not drawn)" : "") << "</text></g>\n";
 }
 
 }  // namespace
