@@ -15,6 +15,7 @@
 #include "cached_chunks.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
+#include "vector_isa.hpp"
 
 namespace {
 
@@ -93,19 +94,18 @@ __attribute__((target("avx512f"))) std::uint64_t pack_nonzero_avx512(const std::
 
 using PackNonzero = std::uint64_t (*)(const std::int32_t*, std::uint64_t, std::uint32_t*);
 
-// The packing this CPU runs fastest (the build does not assume the build machine's ISA).
-PackNonzero pack_nonzero_for_this_cpu() {
+PackNonzero pack_nonzero_in(openmp::VectorIsa isa) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (__builtin_cpu_supports("avx512f")) return pack_nonzero_avx512;
+  if (isa == openmp::VectorIsa::avx512) return pack_nonzero_avx512;
 #endif
+  (void)isa;
   return pack_nonzero_scalar;
 }
 
 // Writes the nonzero values of values[0, count) in order from `target`. They are packed into a
 // small buffer that stays in L1 and leave it in runs, streamed when `stream`.
-void compact_part(const std::int32_t* values, std::uint64_t count, std::int32_t* target,
-                  bool stream) {
-  static const PackNonzero pack = pack_nonzero_for_this_cpu();
+void compact_part(PackNonzero pack, const std::int32_t* values, std::uint64_t count,
+                  std::int32_t* target, bool stream) {
   constexpr std::uint64_t kStep = 512;
   // A step's values behind up to three left over from the last run, and the packing's overshoot.
   alignas(64) std::uint32_t packed[3 + kStep + 16];
@@ -131,10 +131,11 @@ void compact_cached_chunks(plugbench::sdk::Call& call) {
   const std::uint64_t n = call.n();
   // Only what is kept is written, but that can be every value.
   const bool stream = openmp::worth_streaming(n * sizeof(std::int32_t));
+  const PackNonzero pack = pack_nonzero_in(openmp::chosen_vector_isa());
   *call.output<std::uint64_t>(1) = openmp::two_pass_in_cached_chunks<std::uint64_t>(
       n, [&](std::uint64_t begin, std::uint64_t count) { return count_nonzero(x + begin, count); },
       [&](std::uint64_t begin, std::uint64_t count, std::uint64_t offset) {
-        compact_part(x + begin, count, kept + offset, stream);
+        compact_part(pack, x + begin, count, kept + offset, stream);
       });
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "../cpu_common/mandelbrot_point.hpp"
+#include "vector_isa.hpp"
 
 namespace {
 
@@ -33,59 +34,61 @@ using Ints = std::int32_t __attribute__((vector_size(kLanes * sizeof(std::int32_
 // Row y, 64 pixels at a time in four vectors of sixteen: the scalar loop's arithmetic in each
 // lane, in the same order. A lane that has escaped stays escaped (its count no longer moves), so
 // the group may run on past the iteration where its last lane escaped (it checks every few
-// iterations) without changing a count. The compiler builds an AVX-512, an AVX2 and a baseline
-// version and the loader picks the one this CPU runs.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void compute_row_in_lanes(
-    const plugbench::cpu::MandelbrotGrid& grid, int y, std::int32_t* row) {
-  constexpr int kCheckEvery = 4;
-  const int width = grid.width();
-  const int max_iterations = grid.max_iterations();
-  const Floats ci = Floats{} + grid.im(y);
-  for (int x0 = 0; x0 < width; x0 += kPixels) {
-    Floats cr[kVectors];
-    Floats zr[kVectors];
-    Floats zi[kVectors];
-    Ints count[kVectors];
-    Ints active[kVectors];
-    for (int v = 0; v < kVectors; ++v) {
-      for (int lane = 0; lane < kLanes; ++lane) {
-        cr[v][lane] = grid.re(std::min(x0 + v * kLanes + lane, width - 1));
-      }
-      zr[v] = Floats{};
-      zi[v] = Floats{};
-      count[v] = Ints{};
-      active[v] = count[v] == 0;
-    }
-    for (int k = 0; k < max_iterations; ++k) {
+// iterations) without changing a count. Compiled per vector ISA (vector_isa.hpp).
+void compute_row_in_lanes(plugbench::openmp::VectorIsa isa,
+                          const plugbench::cpu::MandelbrotGrid& grid, int y, std::int32_t* row) {
+  plugbench::openmp::run_in_vector_isa(isa, [&]() PLUGBENCH_VECTOR_BODY {
+    constexpr int kCheckEvery = 4;
+    const int width = grid.width();
+    const int max_iterations = grid.max_iterations();
+    const Floats ci = Floats{} + grid.im(y);
+    for (int x0 = 0; x0 < width; x0 += kPixels) {
+      Floats cr[kVectors];
+      Floats zr[kVectors];
+      Floats zi[kVectors];
+      Ints count[kVectors];
+      Ints active[kVectors];
       for (int v = 0; v < kVectors; ++v) {
-        const Floats zr2 = zr[v] * zr[v];
-        const Floats zi2 = zi[v] * zi[v];
-        active[v] &= zr2 + zi2 <= 4.0f;
-        count[v] -= active[v];  // active lanes hold -1
-        const Floats t = zr2 - zi2 + cr[v];
-        zi[v] = 2.0f * zr[v] * zi[v] + ci;
-        zr[v] = t;
+        for (int lane = 0; lane < kLanes; ++lane) {
+          cr[v][lane] = grid.re(std::min(x0 + v * kLanes + lane, width - 1));
+        }
+        zr[v] = Floats{};
+        zi[v] = Floats{};
+        count[v] = Ints{};
+        active[v] = count[v] == 0;
       }
-      if (k % kCheckEvery == kCheckEvery - 1) {
-        Ints any = active[0];
-        for (int v = 1; v < kVectors; ++v) any |= active[v];
-        std::int32_t lanes_left = 0;
-        for (int lane = 0; lane < kLanes; ++lane) lanes_left |= any[lane];
-        if (lanes_left == 0) break;
+      for (int k = 0; k < max_iterations; ++k) {
+        for (int v = 0; v < kVectors; ++v) {
+          const Floats zr2 = zr[v] * zr[v];
+          const Floats zi2 = zi[v] * zi[v];
+          active[v] &= zr2 + zi2 <= 4.0f;
+          count[v] -= active[v];  // active lanes hold -1
+          const Floats t = zr2 - zi2 + cr[v];
+          zi[v] = 2.0f * zr[v] * zi[v] + ci;
+          zr[v] = t;
+        }
+        if (k % kCheckEvery == kCheckEvery - 1) {
+          Ints any = active[0];
+          for (int v = 1; v < kVectors; ++v) any |= active[v];
+          std::int32_t lanes_left = 0;
+          for (int lane = 0; lane < kLanes; ++lane) lanes_left |= any[lane];
+          if (lanes_left == 0) break;
+        }
       }
+      const int pixels = std::min(kPixels, width - x0);
+      for (int i = 0; i < pixels; ++i) row[x0 + i] = count[i / kLanes][i % kLanes];
     }
-    const int pixels = std::min(kPixels, width - x0);
-    for (int i = 0; i < pixels; ++i) row[x0 + i] = count[i / kLanes][i % kLanes];
-  }
+  });
 }
 
 void mandelbrot_vector_rows(plugbench::sdk::Call& call) {
   const plugbench::cpu::MandelbrotGrid grid(call.problem());
   auto* iterations = call.output<std::int32_t>(0);
   const int height = grid.height();
+  const auto isa = plugbench::openmp::chosen_vector_isa();
 #pragma omp parallel for schedule(dynamic)
   for (int y = 0; y < height; ++y) {
-    compute_row_in_lanes(grid, y, iterations + static_cast<std::size_t>(y) * grid.width());
+    compute_row_in_lanes(isa, grid, y, iterations + static_cast<std::size_t>(y) * grid.width());
   }
 }
 
@@ -96,7 +99,8 @@ PLUGBENCH_KERNEL({.workload = "mandelbrot",
                   .description = "one row per task, schedule(dynamic)",
                   .run = mandelbrot_dynamic_rows});
 
-PLUGBENCH_KERNEL({.workload = "mandelbrot",
-                  .variant = "vector_rows",
-                  .description = "one row per task, 4 vectors of 16 pixels (AVX-512, AVX2 or SSE2)",
-                  .run = mandelbrot_vector_rows});
+PLUGBENCH_KERNEL(
+    {.workload = "mandelbrot",
+     .variant = "vector_rows",
+     .description = "one row per task, 4 vectors of 16 pixels (AVX-512, AVX2 or baseline)",
+     .run = mandelbrot_vector_rows});
