@@ -76,7 +76,7 @@ def check(document, compiler, flags, out=sys.stdout):
     """Number of problems found in `document`; reports each block's fate on `out`."""
     with open(document, encoding="utf-8") as source:
         lines = source.readlines()
-    name = os.path.relpath(document)
+    name = document
     problems = 0
     compiled = 0
     for line, language, marker, reason, text in code_blocks(lines):
