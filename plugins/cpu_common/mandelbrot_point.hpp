@@ -1,5 +1,6 @@
-// mandelbrot_point.hpp: the host plugins' Mandelbrot arithmetic, the seeds' float formula. It
-// equals the harness reference bit for bit only in a file compiled with -ffp-contract=off (no FMA).
+// mandelbrot_point.hpp: the host plugins' Mandelbrot arithmetic, the contract's float formula
+// (workloads/mandelbrot.cpp, docs/writing-a-plugin.md) without FMA. It equals the harness
+// reference bit for bit only in a file compiled with -ffp-contract=off.
 #pragma once
 
 #include <plugbench/plugin_sdk.hpp>
