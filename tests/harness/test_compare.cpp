@@ -72,8 +72,10 @@ class Compare : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     folder_ = std::make_unique<TempFolder>();
-    CommandResult r = run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,scan", "-s",
-                                   "2^10,2^12", "-r", "5", "--json", base_path(), "-q"});
+    // One variant per plugin and workload: 8 cells.
+    CommandResult r =
+        run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,scan", "-s", "2^10,2^12", "-v",
+                     "loop,parallel_for,two_pass", "-r", "5", "--json", base_path(), "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   }
   static void TearDownTestSuite() { folder_.reset(); }

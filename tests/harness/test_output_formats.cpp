@@ -97,9 +97,10 @@ TEST(TableWriter, CsvHasOneHeaderContextColumnsAndQuotedFields) {
 }
 
 TEST(RunFormats, CsvIsTheHeaderAndOneLinePerCellWithTheSummaryOnStderr) {
-  CommandResult r = run_harness({"-p", "cpu_serial,openmp,fake_unavailable", "--plugin-dir",
-                                 fake_plugin_dir("unavailable"), "-w", "reduce,scan", "-s",
-                                 "1000,2000", "-r", "2", "--no-json", "-q", "--format", "csv"});
+  CommandResult r =
+      run_harness({"-p", "cpu_serial,openmp,fake_unavailable", "--plugin-dir",
+                   fake_plugin_dir("unavailable"), "-w", "reduce,scan", "-s", "1000,2000", "-v",
+                   "loop,parallel_for,two_pass", "-r", "2", "--no-json", "-q", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::vector<std::string> lines = lines_of(r.out);
   // 2 workloads x 2 sizes x 3 plugins (one of them unavailable)

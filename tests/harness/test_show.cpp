@@ -27,9 +27,9 @@ class Show : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     folder_ = std::make_unique<TempFolder>();
-    run_ = std::make_unique<CommandResult>(
-        run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,compact", "-s", "1000,4097", "-r",
-                     "3", "--warmup", "0", "--json", path(), "-q"}));
+    run_ = std::make_unique<CommandResult>(run_harness(
+        {"-p", "cpu_serial,openmp", "-w", "reduce,compact", "-s", "1000,4097", "-v",
+         "loop,parallel_for,two_pass", "-r", "3", "--warmup", "0", "--json", path(), "-q"}));
     ASSERT_EQ(run_->exit_code, 0) << run_->out << run_->err;
   }
   static void TearDownTestSuite() {
