@@ -75,7 +75,8 @@ stage_sanitize() {
     timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
       compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
       --print-limit 20 "$build_dir/bin/harness" \
-      -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q "${matrix[@]}" >>"$log" 2>&1
+      -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q --plugin-output-to-stderr \
+      "${matrix[@]}" >>"$log" 2>&1
     echo "$tool exit code $?" | tee -a "$log"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|exit code|cells:" "$log"

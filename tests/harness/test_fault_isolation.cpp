@@ -145,7 +145,12 @@ TEST(FaultIsolation, AnAbortIsACrashThatQuotesTheLastWords) {
   expect_faulty_and_good(results, "fake_abort", "crashed", "killed by signal 6 (Aborted)");
   std::string message = cells_of(results, "fake_abort", "fake_loop")[0]["message"];
   EXPECT_TRUE(contains(message, "its last output: fake plugin: an assertion failed")) << message;
-  EXPECT_TRUE(contains(r.err, "fake plugin: an assertion failed")) << "forwarded to stderr";
+  // Kept with its cell (and shown under its table), not passed on to stderr.
+  const nlohmann::json output = cells_of(results, "fake_abort", "fake_loop")[0]["output"];
+  EXPECT_EQ(output["first_lines"][0], "fake plugin: an assertion failed, calling abort()")
+      << output.dump();
+  EXPECT_TRUE(contains(r.out, "  fake_abort/fake_loop> fake plugin: an assertion failed")) << r.out;
+  EXPECT_FALSE(contains(r.err, "fake plugin: an assertion failed")) << r.err;
 }
 
 TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
@@ -207,14 +212,18 @@ TEST(FaultIsolation, RestartsAreCappedPerPlugin) {
   EXPECT_TRUE(contains(bad[0]["message"], "signal 11")) << bad[0];
   expect_ok(good[0]);
   EXPECT_TRUE(contains(bad[1]["message"], "signal 11")) << bad[1];
+  // The cells after the cap were not run: skipped, with the reason, not counted as crashes.
   const std::string not_run =
-      "not run: the worker of fake_segfault crashed or timed out 2 times (restarted 1 times, the "
-      "--max-restarts limit)";
+      "the worker of fake_segfault crashed or timed out 2 times (restarted 1 times, the "
+      "--max-restarts limit): its remaining cells are not run";
   for (const nlohmann::json& cell : {good[1], bad[2], good[2]}) {
-    EXPECT_EQ(cell["status"], "crashed");
+    EXPECT_EQ(cell["status"], "skipped");
     EXPECT_EQ(cell["message"], not_run);
   }
   for (const nlohmann::json& cell : cells_of(results, "cpu_serial", "loop")) expect_ok(cell);
+  EXPECT_TRUE(contains(r.out, " 2 crashed, 0 timed out, 3 skipped after --max-restarts, "))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "skipped: the worker of fake_segfault crashed")) << r.out;
 }
 
 TEST(FaultIsolation, BrokenFilesAndAWrongAnswerAloneExitOne) {

@@ -41,7 +41,9 @@ double quantile(std::vector<double> values, double q) {
 // Severity order for a cell's status over its ranks: the worst rank's status stands for all.
 int severity(const std::string& cell_status) {
   if (cell_status == status::ok) return 0;
-  if (cell_status == status::unsupported || cell_status == status::unavailable) return 1;
+  if (cell_status == status::unsupported || cell_status == status::unavailable ||
+      cell_status == status::skipped)
+    return 1;
   if (cell_status == status::failed) return 2;
   return 3;
 }

@@ -63,7 +63,11 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "take before its worker is stopped and the cell recorded as timeout; 0: no limit")(
       "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
       "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
-      "run");
+      "run (skipped)")(
+      "plugin-output-to-stderr",
+      "besides keeping what a plugin's worker writes with its cell (the first lines under the "
+      "table and in the results), copy all of it to stderr as it comes: for compute-sanitizer's "
+      "reports and debugging");
   po::options_description ranks("MPI ranks (mpirun -np K harness ...; docs/mpi.md)");
   ranks.add_options()(
       "mpi-sync", po::value<std::string>(&mpi_sync)->default_value("lockstep"),
@@ -183,6 +187,7 @@ Options parse_options(int argc, const char* const* argv) {
   o.list = values.count("list") > 0;
   o.dry_run = values.count("dry-run") > 0;
   o.quiet = values.count("quiet") > 0;
+  o.plugin_output_to_stderr = values.count("plugin-output-to-stderr") > 0;
   o.write_json = values.count("no-json") == 0;
   o.baseline_given = !values["baseline"].defaulted();
   o.plugins = split_list(lists[0], "plugins");

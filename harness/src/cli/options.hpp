@@ -49,6 +49,7 @@ struct Options {
   IsolationMode isolation = IsolationMode::process;
   double timeout = 300;  // seconds per cell in a worker; 0: no limit
   int max_restarts = 3;  // worker replacements per plugin after crashes and timeouts
+  bool plugin_output_to_stderr = false;  // copy what workers write to stderr as it comes
   std::string command_line;
 };
 

@@ -37,7 +37,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kOutputTailBytes = 8192;
+// The most one drain_output call reads before the poll loop looks at the channel, the stop fd
+// and the deadline again.
+constexpr std::size_t kOutputBytesPerDrain = std::size_t{1} << 20;
 // A reply is a cell as JSON (kilobytes); a channel holding this much without a line break is
 // being flooded, not answered.
 constexpr std::size_t kMaxReplyBytes = std::size_t{64} << 20;
@@ -66,28 +68,6 @@ std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", seconds);
   return text;
-}
-
-// The last `count` non-empty lines of `text`, joined by " | ", each cut to 300 bytes (between
-// characters) and made valid UTF-8: a worker's output is any bytes at all.
-std::string last_lines(const std::string& text, std::size_t count) {
-  std::vector<std::string> lines;
-  std::size_t end = text.size();
-  while (end > 0 && lines.size() < count) {
-    std::size_t begin = text.rfind('\n', end - 1);
-    begin = begin == std::string::npos ? 0 : begin + 1;
-    std::string line = text.substr(begin, end - begin);
-    line.erase(std::remove(line.begin(), line.end(), '\r'), line.end());
-    if (!line.empty() && line.find_first_not_of(" \t") != std::string::npos) {
-      lines.push_back(line.size() > 300 ? valid_utf8_prefix(line, 300) + "..." : valid_utf8(line));
-    }
-    end = begin == 0 ? 0 : begin - 1;
-  }
-  std::string joined;
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-    joined += (joined.empty() ? "" : " | ") + *it;
-  }
-  return joined;
 }
 
 // Whether a reply's cell is the one the request asked for.
@@ -188,8 +168,9 @@ WorkerPool::Worker WorkerPool::spawn() const {
 }
 
 void WorkerPool::drain_output(Worker& worker) {
-  while (worker.output >= 0) {
-    char chunk[8192];
+  std::size_t drained = 0;
+  while (worker.output >= 0 && drained < kOutputBytesPerDrain) {
+    char chunk[65536];
     ssize_t n = ::read(worker.output, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return;  // EAGAIN: nothing more for now
@@ -197,19 +178,10 @@ void WorkerPool::drain_output(Worker& worker) {
       close_fd(worker.output);
       return;
     }
-    // The worker's own words (a plugin's prints, a runtime's error) reach the user as before.
-    std::size_t forwarded = 0;
-    while (forwarded < static_cast<std::size_t>(n)) {
-      ssize_t w =
-          ::write(STDERR_FILENO, chunk + forwarded, static_cast<std::size_t>(n) - forwarded);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) break;
-      forwarded += static_cast<std::size_t>(w);
-    }
-    worker.output_tail.append(chunk, static_cast<std::size_t>(n));
-    if (worker.output_tail.size() > kOutputTailBytes) {
-      worker.output_tail.erase(0, worker.output_tail.size() - kOutputTailBytes);
-    }
+    drained += static_cast<std::size_t>(n);
+    cell_output_.append(chunk, static_cast<std::size_t>(n));
+    // Best effort: a closed stderr costs the copy, never the run.
+    if (settings_.output_to_stderr) write_all(STDERR_FILENO, std::string(chunk, std::size_t(n)));
   }
 }
 
@@ -393,7 +365,7 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
     const bool ended_by_terminate = WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGABRT;
     bool out_of_memory =
         (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kWorkerExitOutOfMemory) ||
-        (ended_by_terminate && worker.output_tail.find("std::bad_alloc") != std::string::npos);
+        (ended_by_terminate && cell_output_.tail_contains("std::bad_alloc"));
     if (out_of_memory) {
       status = status::oom;
       message += " (it ran out of host memory)";
@@ -403,7 +375,7 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
           "this way when the machine runs out of memory)";
     }
   }
-  if (std::string words = last_lines(worker.output_tail, 3); !words.empty()) {
+  if (std::string words = cell_output_.last_lines(3); !words.empty()) {
     message += "; its last output: " + words;
   }
   return unrun_cell(plugin, request, status, message);
@@ -467,6 +439,16 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
 }
 
 std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const CellRequest& request) {
+  cell_output_.clear();
+  std::optional<CellResult> cell = run_in_worker(plugin, request);
+  // The worker flushed its stdio before it replied: what it wrote before is in the pipe by now.
+  if (PluginState& state = plugins_[plugin.name]; state.worker) drain_output(*state.worker);
+  if (cell) cell->output = cell_output_.summary();
+  return cell;
+}
+
+std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
+                                                    const CellRequest& request) {
   PluginState& state = plugins_[plugin.name];
   if (state.worker && has_ended(*state.worker)) {
     // Died while idle (the kernel's OOM killer picks the largest process, perhaps this one).
@@ -482,11 +464,11 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
     return unrun_cell(plugin, request, status::unavailable, state.unavailable);
   }
   if (state.failures > settings_.max_restarts) {
-    return unrun_cell(plugin, request, status::crashed,
-                      "not run: the worker of " + plugin.name + " crashed or timed out " +
+    return unrun_cell(plugin, request, status::skipped,
+                      "the worker of " + plugin.name + " crashed or timed out " +
                           std::to_string(state.failures) + " times (restarted " +
                           std::to_string(settings_.max_restarts) +
-                          " times, the --max-restarts limit)");
+                          " times, the --max-restarts limit): its remaining cells are not run");
   }
   if (!state.worker) {
     CellResult decided;
@@ -500,7 +482,6 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
     }
   }
   Worker& worker = *state.worker;
-  worker.output_tail.clear();
   const std::string problem_name =
       problem_file_name(request.workload, request.distribution, request.shape);
   nlohmann::json message = {

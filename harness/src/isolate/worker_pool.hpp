@@ -3,6 +3,7 @@
 // limit; a worker that dies or overruns is recorded against its cell and replaced.
 #pragma once
 
+#include "isolate/captured_output.hpp"
 #include "isolate/plugin_screening.hpp"
 #include "isolate/problem_store.hpp"
 #include "load/plugin_loader.hpp"
@@ -29,6 +30,9 @@ struct IsolationSettings {
   double grace_s = 2;    // between SIGTERM and SIGKILL
   int device = 0;
   bool calibrate = true;  // measure a device plugin's peak when its first session opens
+  // Copy what workers write to the harness's stderr as it comes (sanitizer reports), besides
+  // keeping each cell's share; otherwise it reaches the user only through the cells.
+  bool output_to_stderr = false;
 };
 
 class WorkerPool : public CellSource {
@@ -41,6 +45,7 @@ class WorkerPool : public CellSource {
 
   // Runs the cell in the plugin's worker, blocked in poll() until it answers, dies or overruns.
   // nullopt when the stop fd fired: the cell in flight is dropped and every worker is stopped.
+  // What the worker wrote meanwhile (opening its session included) is the cell's `output`.
   std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
 
   // Stops every worker now: SIGTERM, then SIGKILL after the grace period.
@@ -59,7 +64,6 @@ class WorkerPool : public CellSource {
     std::optional<int> wait_status;  // once reaped
     std::uint64_t request_id = 0;    // of the request in flight; its reply must carry it
     std::string replies;
-    std::string output_tail;  // what it wrote since the current request began
   };
   struct PluginState {
     std::optional<Worker> worker;
@@ -85,7 +89,9 @@ class WorkerPool : public CellSource {
   int reap_within_grace(Worker& worker, bool& needed_kill);
   // Closes the channel and lets the worker exit by itself, within the grace period.
   void retire(Worker& worker);
-  // Reads what the worker wrote to stdout / stderr: forwarded to ours, the tail kept.
+  // Reads what the worker wrote to stdout / stderr into cell_output_ (never to the harness's own
+  // stdout, which holds the tables); at most a bounded amount per call, so that a worker that
+  // writes without end cannot keep the harness from its channel or its deadline.
   void drain_output(Worker& worker);
   // A crashed, oom or timeout cell for a worker that died, overran or answered nonsense; the
   // worker is ended and reaped.
@@ -94,6 +100,7 @@ class WorkerPool : public CellSource {
   // Starts the plugin's worker and opens its session; `decided` is the cell when it did not open.
   Opened open_session(const PluginRecord& plugin, PluginState& state, const CellRequest& request,
                       CellResult& decided);
+  std::optional<CellResult> run_in_worker(const PluginRecord& plugin, const CellRequest& request);
 
   IsolationSettings settings_;
   int stop_fd_;
@@ -102,6 +109,8 @@ class WorkerPool : public CellSource {
   // (problem_done).
   SealedProblems problems_;
   std::map<std::string, PluginState> plugins_;
+  // What the worker of the cell in flight wrote (one cell at a time: one capture for the pool).
+  CapturedOutput cell_output_;
   std::mt19937_64 request_ids_{std::random_device{}()};  // hard for a plugin to guess
 };
 

@@ -53,6 +53,9 @@ bool write_all(int fd, const std::string& text) {
 namespace {
 
 bool reply(const nlohmann::json& message) {
+  // What the plugin printed through stdio (fully buffered on a pipe) reaches the harness before
+  // the reply does, so that the harness files it under this request's cell.
+  std::fflush(nullptr);
   // A byte of a plugin's text that is not UTF-8 becomes U+FFFD instead of an exception that would
   // end the worker and record its cell as a crash.
   return write_all(kWorkerChannelFd,

@@ -2,6 +2,7 @@
 #include "load/plugin_loader.hpp"
 
 #include "isolate/plugin_screening.hpp"
+#include "isolate/stdout_diversion.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_text.hpp"
 #include "record/safe_text.hpp"
@@ -160,7 +161,11 @@ PluginRecord screened_plugin(const std::string& path, const std::string& found_i
   }
   PluginRecord screened = screen_plugin(path, found_in, discovery_timeout_s());
   if (screened.state == PluginState::broken) return screened;
-  PluginRecord record = load_plugin(path, found_in, /*call_probe=*/false);
+  // The child just ran the same static constructors and entry, and reported what they printed.
+  PluginRecord record = [&] {
+    const StdoutDiversion quiet = StdoutDiversion::to_null();
+    return load_plugin(path, found_in, /*call_probe=*/false);
+  }();
   if (record.state == PluginState::broken) return record;
   record.state = screened.state;  // the child's probe decided
   record.reason = screened.reason;
@@ -296,6 +301,9 @@ std::vector<PluginRecord> discover_plugins(const std::vector<PluginFolder>& fold
       if (seen_files.count(canonical)) continue;  // the same file through two folders
       seen_files[canonical] = folder.path;
       PluginRecord record = screened_plugin(file, folder.path + " (" + folder.origin + ")");
+      // Recorded (and loaded by workers) by its absolute path: a results file names the library
+      // whatever folder the harness ran in; a broken one keeps the file name it was found under.
+      if (!canonical.empty()) record.path = canonical;
       for (const PluginRecord& earlier : plugins) {
         if (record.state != PluginState::broken && earlier.state != PluginState::broken &&
             earlier.name == record.name) {

@@ -25,7 +25,9 @@ double checked_elapsed_ms(double ms, const char* function) {
 void check_call(pb_status status, const std::string& what, const ErrorBuffer& error) {
   if (status == PB_OK) return;
   std::string message = error.text();
-  throw PluginCallError(status, what + " failed" + (message.empty() ? "" : ": " + message));
+  // PB_UNSUPPORTED is a refusal, not a failure: "the kernel refused the problem: needs n <= 1000".
+  const char* outcome = status == PB_UNSUPPORTED ? " refused the problem" : " failed";
+  throw PluginCallError(status, what + outcome + (message.empty() ? "" : ": " + message));
 }
 
 PluginSession::PluginSession(const PluginRecord& plugin, int device) : plugin_(plugin) {

@@ -23,10 +23,13 @@ inline constexpr const char* error = "error";              // the plugin reporte
 inline constexpr const char* oom = "oom";                  // the problem does not fit in memory
 inline constexpr const char* crashed = "crashed";          // the worker process died in the cell
 inline constexpr const char* timeout = "timeout";          // no result within --timeout seconds
+// Not run: the plugin's worker crashed or timed out more often than --max-restarts allows.
+inline constexpr const char* skipped = "skipped";
 }  // namespace status
 
 // Statuses where the plugin itself went wrong (error, oom, crashed, timeout), as against a wrong
-// answer (failed) or a cell that cannot run here (unavailable, unsupported).
+// answer (failed) or a cell that cannot run here (unavailable, unsupported) or was not run
+// (skipped).
 inline bool is_error_status(const std::string& cell_status) {
   return cell_status == status::error || cell_status == status::oom ||
          cell_status == status::crashed || cell_status == status::timeout;
@@ -54,6 +57,13 @@ struct SamplingRecord {
   double throttle_threshold = 0;              // fraction of the default clock; 0: not checked
   int dropped_throttled = 0;                  // samples retaken because the clock was below it
   int kept_throttled = 0;                     // samples below it kept by the guard
+};
+
+// What the plugin's worker process wrote to stdout and stderr during the cell: shown under its
+// table, never in it (docs/fault-isolation.md).
+struct PluginOutput {
+  std::vector<std::string> first_lines;  // the first non-blank lines, valid UTF-8, each cut short
+  std::uint64_t bytes = 0;               // all it wrote, shown or not
 };
 
 // A cell above this multiple of its memory space's measured peak bandwidth, with the caches
@@ -93,6 +103,7 @@ struct CellResult {
   // Why the cell's rate is not believable (faster than its memory's measured peak by more than
   // kSuspectPeakFactor, caches flushed); empty when it is. A flag, not a status: it did verify.
   std::string suspect;
+  std::optional<PluginOutput> output;  // none when the plugin wrote nothing (or ran in-process)
 
   bool counts_as_error() const { return is_error_status(status); }
 };

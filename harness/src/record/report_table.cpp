@@ -6,6 +6,7 @@
 #include "record/safe_text.hpp"
 #include "record/text_list.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -142,6 +143,17 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
       table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
     }
   }
+  for (const CellResult& cell : cells) {
+    if (!cell.output) continue;
+    // The plugin's own bytes: under the table, never in it (TableWriter escapes each line).
+    const std::string who = cell.plugin + "/" + cell.variant;
+    table.notes.push_back(who + ": the plugin wrote " + std::to_string(cell.output->bytes) +
+                          " bytes to stdout/stderr" +
+                          (cell.output->first_lines.empty() ? " (blank lines)" : "; the first:"));
+    for (const std::string& line : cell.output->first_lines) {
+      table.notes.push_back("  " + who + "> " + line);
+    }
+  }
   bool any_speedup = false;
   for (const CellResult& cell : cells) any_speedup = any_speedup || cell.speedup.has_value();
   if (!any_speedup) {
@@ -151,7 +163,7 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
 }
 
 std::string cell_summary(const std::vector<CellResult>& cells) {
-  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, other = 0;
+  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, skipped = 0, other = 0;
   for (const CellResult& cell : cells) {
     if (cell.status == status::ok)
       ++ok;
@@ -161,6 +173,8 @@ std::string cell_summary(const std::vector<CellResult>& cells) {
       ++crashed;
     else if (cell.status == status::timeout)
       ++timed_out;
+    else if (cell.status == status::skipped)
+      ++skipped;
     else if (cell.counts_as_error())
       ++errors;
     else
@@ -169,6 +183,7 @@ std::string cell_summary(const std::vector<CellResult>& cells) {
   return std::to_string(cells.size()) + " cells: " + std::to_string(ok) + " ok, " +
          std::to_string(failed) + " failed verification, " + std::to_string(errors) + " errors, " +
          std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
+         (skipped > 0 ? std::to_string(skipped) + " skipped after --max-restarts, " : "") +
          std::to_string(other) + " unavailable or unsupported";
 }
 
@@ -180,13 +195,18 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
   }
   out << "\nplugins:\n";
   if (plugins.empty()) out << "  none found\n";
+  // A broken plugin's name is its file name, and the reason and version are the plugin's words:
+  // shown with their control characters escaped. The name column is as wide as the longest name
+  // and two spaces, so that no name runs into its state.
+  std::size_t name_width = 16;
   for (const PluginRecord& plugin : plugins) {
-    // A broken plugin's name is its file name, and the reason and version are the plugin's words:
-    // shown with their control characters escaped.
-    out << "  " << std::left << std::setw(16) << printable_text(plugin.name) << std::setw(12)
-        << to_string(plugin.state);
+    name_width = std::max(name_width, printable_text(plugin.name).size() + 2);
+  }
+  for (const PluginRecord& plugin : plugins) {
+    out << "  " << std::left << std::setw(static_cast<int>(name_width))
+        << printable_text(plugin.name) << std::setw(12) << to_string(plugin.state);
     if (plugin.state == PluginState::broken) {
-      out << printable_text(plugin.reason) << "\n    file: " << plugin.path << "\n";
+      out << printable_text(plugin.reason) << "\n    file: " << printable_text(plugin.path) << "\n";
       continue;
     }
     out << std::setw(8) << memory_space_name(plugin.memory_space) << "v"
@@ -195,7 +215,8 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
     if (plugin.state == PluginState::unavailable) {
       out << "    why: " << printable_text(plugin.reason) << "\n";
     }
-    out << "    file: " << plugin.path << "  (found in " << plugin.found_in << ")\n";
+    out << "    file: " << printable_text(plugin.path) << "  (found in "
+        << printable_text(plugin.found_in) << ")\n";
     std::vector<std::string> workloads;
     for (const KernelRecord& kernel : plugin.kernels) {
       if (std::find(workloads.begin(), workloads.end(), kernel.workload) == workloads.end()) {

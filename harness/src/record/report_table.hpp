@@ -13,13 +13,15 @@
 namespace plugbench {
 
 // One problem's cells: a row per plugin variant, written as console, markdown or CSV by
-// TableWriter.
+// TableWriter. What a cell's plugin wrote to stdout/stderr (CellResult::output) is in the notes
+// under it, each line naming its cell.
 TextTable problem_table(const std::string& workload, const std::string& distribution,
                         const Shape& shape, const std::vector<CellResult>& cells,
                         const std::string& baseline);
 
 // "28 cells: 27 ok, 1 failed verification, 0 errors, 0 crashed, 0 timed out, 0 unavailable or
-// unsupported": the line that ends a run's tables.
+// unsupported": the line that ends a run's tables ("N skipped after --max-restarts, " before the
+// last figure when there are any).
 std::string cell_summary(const std::vector<CellResult>& cells);
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,

@@ -169,6 +169,10 @@ nlohmann::json to_json(const CellResult& cell) {
                                          {"binding", cell.team->binding},
                                          {"places", cell.team->places}}
                         : nlohmann::json(nullptr);
+  // Absent when the plugin wrote nothing: the common case stays as it was.
+  if (cell.output) {
+    j["output"] = {{"bytes", cell.output->bytes}, {"first_lines", cell.output->first_lines}};
+  }
   return j;
 }
 
@@ -289,6 +293,17 @@ CellResult cell_from_json(const nlohmann::json& j) {
     cell.suspect = suspect->get<std::string>();
   }
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
+  if (auto output = j.find("output"); output != j.end() && output->is_object()) {
+    PluginOutput kept;
+    if (auto bytes = output->find("bytes"); bytes != output->end() && bytes->is_number_unsigned())
+      kept.bytes = bytes->get<std::uint64_t>();
+    if (auto lines = output->find("first_lines"); lines != output->end() && lines->is_array()) {
+      for (const nlohmann::json& line : *lines) {
+        if (line.is_string()) kept.first_lines.push_back(line.get<std::string>());
+      }
+    }
+    cell.output = kept;
+  }
   if (j.contains("rank") && j["rank"].is_number_integer()) cell.rank = j["rank"];
   if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
     cell.verification = Verification{v.at("passed").get<bool>(),

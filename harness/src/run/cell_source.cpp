@@ -18,6 +18,7 @@ std::unique_ptr<CellSource> make_cell_source(const CellSourceSettings& settings,
   isolation.max_restarts = settings.max_restarts;
   isolation.device = settings.device;
   isolation.calibrate = settings.calibrate;
+  isolation.output_to_stderr = settings.output_to_stderr;
   remove_abandoned_problem_stores();
   return std::make_unique<WorkerPool>(isolation, settings.stop_fd, std::move(on_facts));
 }

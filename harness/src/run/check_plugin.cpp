@@ -5,9 +5,11 @@
 #include "run/check_plugin.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "isolate/stdout_diversion.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/awkward_sizes.hpp"
 #include "plan/matrix.hpp"
+#include "record/safe_text.hpp"
 #include "record/text_list.hpp"
 #include "run/cell_source.hpp"
 #include "run/matrix_run.hpp"
@@ -83,7 +85,8 @@ struct KernelCheck {
   std::size_t failed = 0;
   std::size_t errors = 0;  // error, oom, crashed, timeout, or unavailable after all
   std::size_t unsupported = 0;
-  std::size_t skipped = 0;  // not run after the kernel crashed or hung on an earlier problem
+  std::string first_unsupported;  // the kernel's (or its declared limit's) reason, as it said it
+  std::size_t skipped = 0;        // not run after the kernel crashed or hung on an earlier problem
   std::set<std::string> error_statuses;
   std::vector<std::string> findings;  // one line per problem that did not verify
 };
@@ -92,7 +95,7 @@ struct KernelCheck {
 std::string finding_for(const Workload& workload, const CellResult& cell) {
   std::string line =
       cell.distribution + " n=" + shape_text(workload, cell.shape) + ": " + cell.status;
-  if (!cell.message.empty()) line += ": " + cell.message;
+  if (!cell.message.empty()) line += ": " + printable_text(cell.message);
   if (cell.verification && !cell.verification->passed) {
     const Verification& v = *cell.verification;
     line += "\n        compared " + v.compared + "; " + v.error_measure + " " +
@@ -102,6 +105,10 @@ std::string finding_for(const Workload& workload, const CellResult& cell) {
 }
 
 void count(KernelCheck& check, const Workload& workload, const CellResult& cell) {
+  if (cell.status == status::skipped) {
+    ++check.skipped;  // its worker had crashed too often: the crashes themselves are counted
+    return;
+  }
   ++check.problems;
   if (cell.status == status::ok) {
     ++check.verified;
@@ -109,6 +116,7 @@ void count(KernelCheck& check, const Workload& workload, const CellResult& cell)
   }
   if (cell.status == status::unsupported) {
     ++check.unsupported;  // a limit the kernel declares or reports: not a fault
+    if (check.first_unsupported.empty()) check.first_unsupported = cell.message;
     return;
   }
   if (cell.status == status::failed) {
@@ -170,8 +178,13 @@ void print_kernel_line(std::ostream& out, const KernelRecord& kernel, const Kern
   } else {
     out << "ok, " << check.verified << " of " << check.problems << " problems verified";
   }
-  if (check.unsupported > 0 && check.verified > 0) {
-    out << " (" << check.unsupported << " unsupported: the kernel's declared limit)";
+  if (check.unsupported > 0) {
+    const bool all_unsupported = check.unsupported == check.problems;
+    out << " (" << (all_unsupported ? "" : std::to_string(check.unsupported) + " unsupported, ")
+        << "the first: "
+        << printable_text(check.first_unsupported.empty() ? "no reason given"
+                                                          : check.first_unsupported)
+        << ")";
   }
   if (check.skipped > 0) {
     out << "; " << check.skipped << " more problems not run after it crashed or hung";
@@ -197,7 +210,11 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
   std::error_code ignored;
   std::filesystem::path path = std::filesystem::absolute(options.check_plugin, ignored);
   // The plan points into this list: the plugin is read from it, never copied out.
-  const std::vector<PluginRecord> plugins = {load_plugin(path.string(), "--check-plugin")};
+  // The check's report is on `out`: what the library prints while loading goes to stderr.
+  const std::vector<PluginRecord> plugins = [&path] {
+    const StdoutDiversion diverted = StdoutDiversion::to_stderr();
+    return std::vector<PluginRecord>{load_plugin(path.string(), "--check-plugin")};
+  }();
   const PluginRecord& plugin = plugins.front();
   if (plugin.state == PluginState::broken) {
     err << "harness: --check-plugin " << path.string() << ": " << plugin.reason << "\n";
@@ -261,9 +278,13 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
   install_stop_handlers();
   // A kernel that crashes or hangs is not run again: its other problems would only repeat it (a
   // hang costs --timeout each), and every other kernel still gets its turn.
-  CellSourceSettings source_settings{options.isolation, options.device,
-                                     options.timeout,   static_cast<int>(plugin.kernels.size()),
-                                     stop_fd(),         false};
+  CellSourceSettings source_settings{options.isolation,
+                                     options.device,
+                                     options.timeout,
+                                     static_cast<int>(plugin.kernels.size()),
+                                     stop_fd(),
+                                     false,
+                                     options.plugin_output_to_stderr};
   std::unique_ptr<CellSource> source =
       make_cell_source(source_settings, [](const PluginRecord&, const SessionFacts&) {});
   RunSettings settings;

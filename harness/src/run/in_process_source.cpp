@@ -1,13 +1,23 @@
 // in_process_source.cpp: cells measured on sessions in the harness's own process.
 #include "run/in_process_source.hpp"
 
+#include "isolate/stdout_diversion.hpp"
+
 namespace plugbench {
 
 InProcessSource::InProcessSource(int device, bool calibrate, FactsCallback on_facts)
     : device_(device), calibrate_(calibrate), on_facts_(std::move(on_facts)) {}
 
+InProcessSource::~InProcessSource() {
+  const StdoutDiversion diverted = StdoutDiversion::to_stderr();  // what plugins say on closing
+  sessions_.clear();
+}
+
 std::optional<CellResult> InProcessSource::run(const PluginRecord& plugin,
                                                const CellRequest& request) {
+  // Nothing in this process can take a cell's output apart from the harness's: what the plugin
+  // prints goes to stderr as it is written, out of the tables (docs/fault-isolation.md).
+  const StdoutDiversion diverted = StdoutDiversion::to_stderr();
   auto it = sessions_.find(plugin.name);
   if (it == sessions_.end()) {
     Entry entry;

@@ -1,6 +1,7 @@
 // in_process_source.hpp: --isolation none: sessions opened in the harness itself, once per plugin
 // on first use and kept for the whole run; one problem cache shared by all plugins. A debugger
-// sees the kernels; a crash ends the harness.
+// sees the kernels; a crash ends the harness. What a plugin prints to stdout goes to stderr
+// (not captured per cell as a worker's is).
 #pragma once
 
 #include "run/cell_source.hpp"
@@ -14,6 +15,9 @@ namespace plugbench {
 class InProcessSource : public CellSource {
  public:
   InProcessSource(int device, bool calibrate, FactsCallback on_facts);
+  ~InProcessSource() override;
+  InProcessSource(const InProcessSource&) = delete;
+  InProcessSource& operator=(const InProcessSource&) = delete;
   std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
   void problem_done() override {}  // the cache keeps one problem, replaced by the next
 

@@ -209,11 +209,12 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   progress.note("calibrating host memory bandwidth...");
   run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
   // A device plugin's device and peak come from its first session (in its worker, by default).
-  std::unique_ptr<CellSource> source = make_cell_source(
-      {options.isolation, options.device, options.timeout, options.max_restarts, stop_fd(), true},
-      [&run](const PluginRecord& plugin, const SessionFacts& facts) {
-        run.add_session_facts(plugin, facts, std::cerr);
-      });
+  std::unique_ptr<CellSource> source =
+      make_cell_source({options.isolation, options.device, options.timeout, options.max_restarts,
+                        stop_fd(), true, options.plugin_output_to_stderr},
+                       [&run](const PluginRecord& plugin, const SessionFacts& facts) {
+                         run.add_session_facts(plugin, facts, std::cerr);
+                       });
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
   const RunSettings settings = run_settings_of(options);
