@@ -14,6 +14,14 @@
 //
 // Inputs: one std::mt19937 (seed 1) draws x[0], y[0], x[1], y[1], ... in turn, so the data of a
 // size is a prefix of the data of every larger size.
+//   uniform:     x, y in [0, 1): every product positive (the hard case for a float accumulator);
+//   signed:      x, y in [-1, 1): products cancel;
+//   large_first: x, y in [0.5, 1) but x[0] = y[0] = 4096: the first product, 2^24, is so large
+//                that every later one (< 1, less than half its last place) rounds away when added
+//                to a float running sum started with it. A serial float accumulator fails from
+//                n = 1000 on (relative error 3e-5; the uniform data need n near 2^20), while a
+//                tree or a blocked float sum adds the small products to each other first and
+//                passes. Not in the default run; --check-plugin and the plugin-matrix tests run it.
 #include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
@@ -26,6 +34,7 @@ namespace plugbench {
 namespace {
 
 constexpr double kTolerance = 1e-5;
+constexpr float kLargeFirstFactor = 4096;  // x[0] * y[0] = 2^24 in the large_first data
 
 // Neumaier's compensated summation: the error stays near one rounding of the total, whatever n.
 class CompensatedSum {
@@ -54,9 +63,9 @@ class Dot final : public Workload {
   std::string description() const override {
     return "dot product of two float32 vectors, float32 products, returned as float64";
   }
-  // uniform: x, y in [0, 1), every product positive (the hard case for a float accumulator);
-  // signed: x, y in [-1, 1), products cancel.
-  std::vector<std::string> distributions() const override { return {"uniform", "signed"}; }
+  std::vector<std::string> distributions() const override {
+    return {"uniform", "signed", "large_first"};
+  }
   std::vector<std::string> default_sizes() const override { return {"2^20", "2^24"}; }
 
   ProblemData generate(const Shape& shape, const std::string& distribution) const override {
@@ -65,12 +74,19 @@ class Dot final : public Workload {
     HostArray x("x", ElementType::float32, shape.n);
     HostArray y("y", ElementType::float32, shape.n);
     std::mt19937 gen(1);
-    std::uniform_real_distribution<float> value(distribution == "signed" ? -1.0f : 0.0f, 1.0f);
+    const float low = distribution == "signed"        ? -1.0f
+                      : distribution == "large_first" ? 0.5f
+                                                      : 0.0f;
+    std::uniform_real_distribution<float> value(low, 1.0f);
     std::span<float> xs = x.as<float>();
     std::span<float> ys = y.as<float>();
     for (std::size_t i = 0; i < xs.size(); ++i) {
       xs[i] = value(gen);
       ys[i] = value(gen);
+    }
+    if (distribution == "large_first" && !xs.empty()) {
+      xs[0] = kLargeFirstFactor;
+      ys[0] = kLargeFirstFactor;
     }
     problem.inputs.push_back(std::move(x));
     problem.inputs.push_back(std::move(y));

@@ -8,7 +8,14 @@
 //   uniform: keys = gen();
 //   sorted / reverse: the uniform keys, already ascending / descending;
 //   equal:   every key 0x2A2A2A2A (every radix digit the same);
-//   few:     16 distinct random values, each key one of them picked by gen() % 16.
+//   few:     16 distinct random values, each key one of them picked by gen() % 16;
+//   top_bit: keys just below and just above 2^31 (0x7FFF0000 + gen() % 2^16, or 0x80000000 +
+//            gen() % 2^16, picked by gen() % 2), so that the top bit alone orders the two halves:
+//            a sort that reads the keys as int32, or whose last radix pass ignores or sign-extends
+//            the top digit, puts the upper half first. Not in the default run; --check-plugin and
+//            the plugin-matrix tests run it.
+//
+// Verification: exact (integers): every element must equal the reference's.
 #include "byte_stream.hpp"
 #include "verify_util.hpp"
 #include "workload.hpp"
@@ -26,6 +33,8 @@ namespace {
 
 constexpr std::uint32_t kEqualKey = 0x2A2A2A2A;
 constexpr std::size_t kFewDistinct = 16;
+constexpr std::uint32_t kBelowTopBit = 0x7FFF0000;  // + up to 0xFFFF: still below 2^31
+constexpr std::uint32_t kAboveTopBit = 0x80000000;
 
 struct SortReference : Reference {
   std::vector<std::uint32_t> sorted;
@@ -57,7 +66,7 @@ class Sort final : public Workload {
   std::string name() const override { return "sort"; }
   std::string description() const override { return "uint32 keys sorted ascending"; }
   std::vector<std::string> distributions() const override {
-    return {"uniform", "sorted", "reverse", "equal", "few"};
+    return {"uniform", "sorted", "reverse", "equal", "few", "top_bit"};
   }
   std::vector<std::string> default_sizes() const override { return {"2^20", "2^22"}; }
 
@@ -69,6 +78,11 @@ class Sort final : public Workload {
     std::mt19937 gen(7);
     if (distribution == "equal") {
       std::fill(values.begin(), values.end(), kEqualKey);
+    } else if (distribution == "top_bit") {
+      for (std::uint32_t& value : values) {
+        const std::uint32_t base = gen() % 2 ? kAboveTopBit : kBelowTopBit;
+        value = base + static_cast<std::uint32_t>(gen() % 65536);
+      }
     } else if (distribution == "few") {
       const std::vector<std::uint32_t> pool = distinct_values(gen);
       for (std::uint32_t& value : values) value = pool[gen() % kFewDistinct];

@@ -1,5 +1,6 @@
-// mandelbrot_point.hpp: the host plugins' Mandelbrot arithmetic, the seeds' float formula. It
-// equals the harness reference bit for bit only in a file compiled with -ffp-contract=off (no FMA).
+// mandelbrot_point.hpp: the host plugins' Mandelbrot arithmetic, the contract's float formula
+// (workloads/mandelbrot.cpp, docs/writing-a-plugin.md) without FMA. It equals the harness
+// reference bit for bit only in a file compiled with -ffp-contract=off.
 #pragma once
 
 #include <plugbench/plugin_sdk.hpp>
@@ -51,13 +52,16 @@ class MandelbrotGrid {
   int width() const { return width_; }
   int height() const { return height_; }
 
+  int max_iterations() const { return max_iterations_; }
+
+  // The point of column x and of row y.
+  float re(int x) const { return re_min_ + re_span_ * x / width_; }
+  float im(int y) const { return im_min_ + im_span_ * y / height_; }
+
   // Fills row y of the row-major iteration image (width values starting at `row`).
   void compute_row(int y, std::int32_t* row) const {
-    const float ci = im_min_ + im_span_ * y / height_;
-    for (int x = 0; x < width_; ++x) {
-      const float cr = re_min_ + re_span_ * x / width_;
-      row[x] = mandelbrot_iterations(cr, ci, max_iterations_);
-    }
+    const float ci = im(y);
+    for (int x = 0; x < width_; ++x) row[x] = mandelbrot_iterations(re(x), ci, max_iterations_);
   }
 
  private:

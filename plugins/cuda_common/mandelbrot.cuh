@@ -1,5 +1,9 @@
-// mandelbrot.cuh: the seeds' per-pixel Mandelbrot arithmetic, in float, shared by every CUDA plugin
-// so that they all compute the same point for a pixel and differ only in how work is scheduled.
+// mandelbrot.cuh: the per-pixel Mandelbrot arithmetic of workloads/mandelbrot.cpp, in float, shared
+// by the CUDA plugins so that they all compute the same point for a pixel and differ only in how
+// work is scheduled. Every operation is an explicitly rounded intrinsic, so that nvcc and ptxas
+// contract nothing on their own: the one FMA the contract allows, zi = fma(2*zr, zi, ci), is
+// written as __fmaf_rn, and the result is the harness's FMA reference bit for bit whatever the
+// compiler version, flags or architecture.
 #pragma once
 
 #include <plugbench/plugin_api.h>
@@ -42,16 +46,25 @@ inline MandelbrotView mandelbrot_view(const pb_problem& problem) {
           static_cast<float>(problem.region[3] - problem.region[2])};
 }
 
+// re_min + (re_span * i) / extent: the pixel's corner, mul, correctly rounded div, add.
+__device__ __forceinline__ float mandelbrot_coordinate(float min, float span, int i, int extent) {
+  return __fadd_rn(min,
+                   __fdiv_rn(__fmul_rn(span, static_cast<float>(i)), static_cast<float>(extent)));
+}
+
 // Iterations before z = z^2 + c leaves the disc of radius 2, at most max_iterations.
-__host__ __device__ inline int mandelbrot_iterations(const MandelbrotView& view, int x, int y) {
-  const float cr = view.re_min + view.re_span * x / view.width;
-  const float ci = view.im_min + view.im_span * y / view.height;
+__device__ inline int mandelbrot_iterations(const MandelbrotView& view, int x, int y) {
+  const float cr = mandelbrot_coordinate(view.re_min, view.re_span, x, view.width);
+  const float ci = mandelbrot_coordinate(view.im_min, view.im_span, y, view.height);
   float zr = 0.0f;
   float zi = 0.0f;
   int k = 0;
-  while (k < view.max_iterations && zr * zr + zi * zi <= 4.0f) {
-    const float t = zr * zr - zi * zi + cr;
-    zi = 2 * zr * zi + ci;
+  while (k < view.max_iterations) {
+    const float zr2 = __fmul_rn(zr, zr);
+    const float zi2 = __fmul_rn(zi, zi);
+    if (!(__fadd_rn(zr2, zi2) <= 4.0f)) break;
+    const float t = __fadd_rn(__fsub_rn(zr2, zi2), cr);
+    zi = __fmaf_rn(__fadd_rn(zr, zr), zi, ci);  // 2*zr is exact: zr + zr
     zr = t;
     ++k;
   }

@@ -1,5 +1,6 @@
 // mandelbrot.cu: escape-time iterations as in the seed's lecture: one thread per pixel in 16 x 16
-// blocks, the float arithmetic of the seed (contracted to FMA by nvcc, as on any GPU).
+// blocks, the float arithmetic of the seed with the one FMA the contract allows (cuda_common's
+// mandelbrot.cuh).
 #include "cuda_common/cuda_services.cuh"
 #include "cuda_common/launch.cuh"
 #include "cuda_common/mandelbrot.cuh"

@@ -1,10 +1,11 @@
 // mandelbrot.cu: int32 iterations[width * height], row-major, for the problem's region and
-// iteration cap. The arithmetic is the naive kernel's, operation for operation, written with
-// explicitly rounded intrinsics so that no contraction can change it:
+// iteration cap. The arithmetic is the contract's (workloads/mandelbrot.cpp) with its one FMA, as
+// cuda_common/mandelbrot.cuh writes it, operation for operation, with explicitly rounded
+// intrinsics so that no contraction can change it:
 //   c = (min + span * x / w)          mul, div, add (float)
 //   |z|^2 = zr*zr + zi*zi <= 4        two muls, an add
 //   zr' = (zr*zr - zi*zi) + cr        the same products, a sub, an add
-//   zi' = fma(zr + zr, zi, ci)        (nvcc contracts the naive 2*zr*zi + ci to exactly this)
+//   zi' = fma(zr + zr, zi, ci)        the one FMA the contract allows
 // so every pixel gets the naive kernel's iteration count. What changes is the control flow:
 //  - "unrolled": 8 iterations per trip with no branch, the escape tests OR-ed into one predicate;
 //    a trip that escaped is undone and replayed one iteration at a time (same operations, same
@@ -35,12 +36,6 @@ struct MandelbrotParams {
   float im_min;
   float im_span;
 };
-
-// (float)min + (float)(max - min) * i / extent, as the naive kernel computes it.
-__device__ __forceinline__ float coordinate(float min, float span, int i, int extent) {
-  return __fadd_rn(__fdiv_rn(__fmul_rn(span, static_cast<float>(i)), static_cast<float>(extent)),
-                   min);
-}
 
 // Thread layer: one pixel's orbit.
 template <bool kCycleCheck>
@@ -97,8 +92,8 @@ __global__ void __launch_bounds__(kMandelbrotBlockX* kMandelbrotBlockY)
   const int x = blockIdx.x * kMandelbrotBlockX + threadIdx.x;
   const int y = blockIdx.y * kMandelbrotBlockY + threadIdx.y;
   if (x >= p.width || y >= p.height) return;
-  const float cr = coordinate(p.re_min, p.re_span, x, p.width);
-  const float ci = coordinate(p.im_min, p.im_span, y, p.height);
+  const float cr = mandelbrot_coordinate(p.re_min, p.re_span, x, p.width);
+  const float ci = mandelbrot_coordinate(p.im_min, p.im_span, y, p.height);
   iterations[static_cast<uint64_t>(y) * p.width + x] =
       static_cast<int>(escape_iterations<kCycleCheck>(cr, ci, p.max_iterations));
 }

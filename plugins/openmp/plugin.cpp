@@ -1,6 +1,8 @@
 // plugin.cpp (openmp): the plugin's entry; each workload file registers its kernels.
 #include <plugbench/openmp_services.hpp>
 
+#include "vector_isa.hpp"
+
 #include <string>
 
 namespace {
@@ -25,4 +27,6 @@ PLUGBENCH_PLUGIN(plugbench::sdk::OpenMPHostServices,
                   .version = "1.0.0",
                   .description = "OpenMP over the host cores (team size: OMP_NUM_THREADS)",
                   .memory_space = PB_MEMORY_HOST,
-                  .build_info = {{"openmp", openmp_version()}, {"mandelbrot_fp_contract", "off"}}});
+                  .build_info = {{"openmp", openmp_version()},
+                                 {"mandelbrot_fp_contract", "off"},
+                                 {"vector_isa", plugbench::openmp::describe_vector_isa()}}});

@@ -7,17 +7,88 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../cpu_common/radix_digits.hpp"
+#include "streaming_store.hpp"
 #include "thread_range.hpp"
 
 namespace {
 
 namespace cpu = plugbench::cpu;
 
-void sort_lsd_radix(plugbench::sdk::Call& call) {
+// Writes each key of source[block] to target[offsets[its digit]++], in order.
+void scatter_directly(const std::uint32_t* source, plugbench::openmp::ThreadRange block, int pass,
+                      std::uint64_t (&offsets)[cpu::kRadixBuckets], std::uint32_t* target) {
+  for (std::uint64_t i = block.begin; i < block.end; ++i) {
+    const std::uint32_t key = source[i];
+    target[offsets[cpu::radix_digit(key, pass)]++] = key;
+  }
+}
+
+// The same scatter through a block of kBlock keys per digit (64 keys: 256 bytes, 64 KiB for all
+// digits, in L2): keys reach memory a block at a time, streamed when `stream`, instead of one
+// store into each of 256 places; whole blocks keep the memory's writes sequential. A block is
+// only streamed when this thread fills all of it; the partial blocks at the ends of a digit's
+// run, shared with the neighbouring thread's run, are stored normally.
+class CombiningScatter {
+ public:
+  explicit CombiningScatter(bool stream) : stream_(stream) {}
+
+  void operator()(const std::uint32_t* source, plugbench::openmp::ThreadRange block, int pass,
+                  std::uint64_t (&offsets)[cpu::kRadixBuckets], std::uint32_t* target) {
+    for (int digit = 0; digit < cpu::kRadixBuckets; ++digit) {
+      line_start_[digit] = offsets[digit] - offsets[digit] % kBlock;
+      first_[digit] = fill_[digit] = static_cast<std::uint32_t>(offsets[digit] % kBlock);
+    }
+    for (std::uint64_t i = block.begin; i < block.end; ++i) {
+      const std::uint32_t key = source[i];
+      const unsigned digit = cpu::radix_digit(key, pass);
+      std::uint32_t fill = fill_[digit];
+      lines_[digit].keys[fill] = key;
+      if (++fill == kBlock) {
+        write_line(digit, target);
+        fill = 0;
+      }
+      fill_[digit] = fill;
+    }
+    for (int digit = 0; digit < cpu::kRadixBuckets; ++digit) {
+      const std::uint32_t first = first_[digit];
+      std::copy(lines_[digit].keys + first, lines_[digit].keys + fill_[digit],
+                target + line_start_[digit] + first);
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kBlock = 64;
+
+  void write_line(unsigned digit, std::uint32_t* target) {
+    const std::uint32_t first = first_[digit];
+    std::uint32_t* line = target + line_start_[digit];
+    if (first == 0) {
+      plugbench::openmp::store_values(line, lines_[digit].keys, kBlock, stream_);
+    } else {
+      std::copy(lines_[digit].keys + first, lines_[digit].keys + kBlock, line + first);
+    }
+    line_start_[digit] += kBlock;
+    first_[digit] = 0;
+  }
+
+  struct alignas(64) Block {
+    std::uint32_t keys[kBlock];
+  };
+  Block lines_[cpu::kRadixBuckets];
+  std::uint64_t line_start_[cpu::kRadixBuckets];
+  std::uint32_t first_[cpu::kRadixBuckets];
+  std::uint32_t fill_[cpu::kRadixBuckets];
+  bool stream_;
+};
+
+// make_scatter() gives each thread its own scatter: a callable like scatter_directly.
+template <class MakeScatter>
+void lsd_radix_sort(plugbench::sdk::Call& call, MakeScatter&& make_scatter) {
   const auto* keys = call.input<std::uint32_t>(0);
   auto* sorted = call.output<std::uint32_t>(0);
   const std::uint64_t n = call.n();
@@ -37,6 +108,7 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
     const int threads = omp_get_num_threads();
     const auto block = plugbench::openmp::thread_range(n, thread, threads);
     cpu::DigitCounts& mine = thread_counts[thread];
+    auto&& scatter = make_scatter();
 
     // Counting every digit of the input at once decides which passes run (the totals) and gives
     // the first pass its per-thread counts, since that pass reads the input.
@@ -83,15 +155,26 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
           running += thread_counts[t][pass][digit];
         }
       }
-      for (std::uint64_t i = block.begin; i < block.end; ++i) {
-        const std::uint32_t key = source[i];
-        target[offsets[cpu::radix_digit(key, pass)]++] = key;
-      }
+      scatter(source, block, pass, offsets, target);
+      plugbench::openmp::fence_streaming_stores();
 #pragma omp barrier
       source = target;
       target = target == sorted ? scratch : sorted;
     }
   }
+}
+
+void sort_lsd_radix(plugbench::sdk::Call& call) {
+  lsd_radix_sort(call, [] { return scatter_directly; });
+}
+
+void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
+  const bool stream = plugbench::openmp::worth_streaming(call.n() * sizeof(std::uint32_t));
+  lsd_radix_sort(call, [stream] {
+    return [lines = std::make_unique<CombiningScatter>(stream)](auto&&... arguments) {
+      (*lines)(arguments...);
+    };
+  });
 }
 
 }  // namespace
@@ -100,4 +183,10 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix",
                   .description = "parallel LSD radix, 8-bit digits, one-digit passes skipped",
                   .run = sort_lsd_radix,
+                  .workspace = cpu::radix_workspace});
+
+PLUGBENCH_KERNEL({.workload = "sort",
+                  .variant = "lsd_radix_combining",
+                  .description = "parallel LSD radix, keys leave 256 bytes at a time per digit",
+                  .run = sort_lsd_radix_combining,
                   .workspace = cpu::radix_workspace});

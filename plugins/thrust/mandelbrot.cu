@@ -16,7 +16,7 @@ namespace {
 
 struct PixelIterations {
   cuda::MandelbrotView view;
-  __host__ __device__ int32_t operator()(uint64_t pixel) const {
+  __device__ int32_t operator()(uint64_t pixel) const {
     const auto width = static_cast<uint64_t>(view.width);
     return cuda::mandelbrot_iterations(view, static_cast<int>(pixel % width),
                                        static_cast<int>(pixel / width));

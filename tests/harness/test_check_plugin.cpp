@@ -31,8 +31,8 @@ TEST(CheckPlugin, AGoodPluginIsDescribedAndPasses) {
   EXPECT_TRUE(contains(r.out, "  compiler: ")) << r.out;
   EXPECT_TRUE(contains(r.out, "probe:         available")) << r.out;
   EXPECT_TRUE(contains(r.out, "  reduce/fake_loop\n    flags: none; max_n: no limit")) << r.out;
-  // reduce has two distributions, each at the nine awkward sizes.
-  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ok, 18 of 18 problems verified")) << r.out;
+  // reduce has three distributions, each at the nine awkward sizes.
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ok, 27 of 27 problems verified")) << r.out;
   EXPECT_TRUE(contains(r.out, "n = 0, 1, 7, 33, 257, 1000, 4099, 65537, 1000003")) << r.out;
   EXPECT_TRUE(contains(r.out, "result: all kernels passed")) << r.out;
 }
@@ -40,13 +40,13 @@ TEST(CheckPlugin, AGoodPluginIsDescribedAndPasses) {
 TEST(CheckPlugin, AWrongAnswerNamesTheKernelAndWhatWasWrongAndExitsOne) {
   CommandResult r = run_harness({"--check-plugin", fake_plugin("wrong_answer")});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: WRONG ANSWER on 18 of 18 problems")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: WRONG ANSWER on 27 of 27 problems")) << r.out;
   EXPECT_TRUE(contains(r.out, "mod100 n=0: failed: wrong answer: expected 0, got 1")) << r.out;
   EXPECT_TRUE(contains(r.out,
                        "compared sum of 0 int32 as int64; absolute difference 1, "
                        "tolerance 0"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "... and 12 more")) << r.out;
+  EXPECT_TRUE(contains(r.out, "... and 21 more")) << r.out;
   EXPECT_TRUE(contains(r.out, "1 gave wrong answers")) << r.out;
   EXPECT_TRUE(contains(r.out, "result: WRONG ANSWERS (exit 1)")) << r.out;
 }
@@ -54,7 +54,7 @@ TEST(CheckPlugin, AWrongAnswerNamesTheKernelAndWhatWasWrongAndExitsOne) {
 TEST(CheckPlugin, AKernelErrorIsReportedWithThePluginsMessageAndExitsThree) {
   CommandResult r = run_harness({"--check-plugin", fake_plugin("kernel_error")});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ERROR on 18 of 18 problems")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ERROR on 27 of 27 problems")) << r.out;
   EXPECT_TRUE(contains(r.out, "the device caught fire")) << r.out;
   EXPECT_TRUE(contains(r.out, "result: ERRORS (exit 3)")) << r.out;
 }
@@ -101,17 +101,35 @@ TEST(CheckPlugin, WorkloadAndVariantsNarrowTheKernelsChecked) {
   EXPECT_TRUE(contains(unknown.err, "'fft' is not a workload")) << unknown.err;
 }
 
+// Mistakes that easy data hide, each caught at the check sizes by the distribution made for it:
+// an int32 accumulator (reduce near_max), one float running sum (dot large_first), keys ordered as
+// int32 (sort top_bit), and Mandelbrot pixels mapped to other points; the GPU's one FMA passes.
+TEST(CheckPlugin, MistakesThatEasyDataHideAreCaughtAtTheCheckSizes) {
+  CommandResult r = run_harness(
+      {"--check-plugin", fake_plugin_dir("subtle_bugs") + "/libplugbench_fake_subtle.so"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "reduce/int32_accumulator: WRONG ANSWER")) << r.out;
+  EXPECT_TRUE(contains(r.out, "near_max n=7: failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "dot/float_accumulator: WRONG ANSWER")) << r.out;
+  EXPECT_TRUE(contains(r.out, "large_first n=1000: failed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "sort/signed_keys: WRONG ANSWER")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mandelbrot/pixel_centres: WRONG ANSWER")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mandelbrot/double_corners: WRONG ANSWER")) << r.out;
+  EXPECT_TRUE(contains(r.out, "pixels equal to neither reference")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mandelbrot/fma_contracted: ok, 5 of 5 problems verified")) << r.out;
+}
+
 using plugbench::testing::kPlainSegfaults;
 
 TEST(CheckPlugin, ASegfaultingKernelIsNamedAndTheOtherKernelsStillRun) {
   CommandResult r = run_harness({"--check-plugin", fake_plugin("segfault")}, kPlainSegfaults);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_TRUE(contains(r.out,
-                       "reduce/fake_loop: ERROR on 1 of 1 problems (crashed); 17 more "
+                       "reduce/fake_loop: ERROR on 1 of 1 problems (crashed); 26 more "
                        "problems not run after it crashed or hung"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "killed by signal 11 (Segmentation fault)")) << r.out;
-  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 27 of 27 problems verified")) << r.out;
   EXPECT_TRUE(contains(r.out, "result: ERRORS (exit 3): reduce/fake_loop (crashed)")) << r.out;
 }
 
@@ -119,11 +137,11 @@ TEST(CheckPlugin, ASegfaultingKernelIsNamedAndTheOtherKernelsStillRun) {
 TEST(CheckPlugin, AKernelThatOverrunsItsOutputIsAWrongAnswerThatSaysHowFar) {
   CommandResult r = run_harness({"--check-plugin", fake_plugin("contract"), "-w", "reduce"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "reduce/overruns_4096_bytes: WRONG ANSWER on 18 of 18 problems"))
+  EXPECT_TRUE(contains(r.out, "reduce/overruns_4096_bytes: WRONG ANSWER on 27 of 27 problems"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "n=0: failed: wrote past output 0 (sum) by at least 4096 bytes"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "reduce/honest: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/honest: ok, 27 of 27 problems verified")) << r.out;
 }
 
 TEST(CheckPlugin, AHangingKernelTimesOutUnderTimeoutAndTheCheckEnds) {
@@ -137,7 +155,7 @@ TEST(CheckPlugin, AHangingKernelTimesOutUnderTimeoutAndTheCheckEnds) {
   // Deaf to SIGTERM: stopped with SIGKILL after the grace period, still one timeout.
   EXPECT_TRUE(contains(r.out, "reduce/ignores_sigterm: ERROR on 1 of 1 problems (timeout)"))
       << r.out;
-  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 18 of 18 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce/good_loop: ok, 27 of 27 problems verified")) << r.out;
   EXPECT_TRUE(contains(r.out,
                        "result: ERRORS (exit 3): reduce/fake_loop (timeout), "
                        "reduce/ignores_sigterm (timeout)"))

@@ -329,6 +329,22 @@ TEST(HostileIo, KernelNamesThatBreakTheRuleRefuseThePluginNamingTheRule) {
   EXPECT_FALSE(contains(r.out, "not 'all'")) << r.out;
 }
 
+// The message an author meets for a variant named like a title: the name, what is wrong, the rule;
+// --list shows the plugin broken, --check-plugin refuses the file.
+TEST(HostileIo, AVariantNamedBadNameIsRefusedWithTheRule) {
+  ScopedEnv variant("PLUGBENCH_HOSTILE_VARIANT", "Bad Name!");
+  const std::string why =
+      "is named 'Bad Name!': a character outside the rule; names are 1 to 64 of A-Z a-z 0-9 _ . "
+      "+ -, not starting with '-', and not 'all'";
+  CommandResult list = run_harness({"--plugin-dir", fake_plugin_dir("hostile_text"), "--list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(contains(list.out, why)) << list.out;
+  CommandResult check = run_harness(
+      {"--check-plugin", fake_plugin_dir("hostile_text") + "/libplugbench_fake_hostile_text.so"});
+  EXPECT_EQ(check.exit_code, 2) << check.out << check.err;
+  EXPECT_TRUE(contains(check.err, why)) << check.err;
+}
+
 TEST(HostileIo, ShowEscapesControlCharactersFromAFile) {
   TempFolder folder;
   const std::string json = folder.file("out.json");

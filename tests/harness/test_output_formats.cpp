@@ -1,5 +1,5 @@
-// test_output_formats.cpp: one row model, three writers: the console table, markdown and CSV, for
-// the tables of a run (--format) and for any TextTable.
+// test_output_formats.cpp: one row model, four writers: the console table, markdown and CSV, for
+// the tables of a run (--format) and for any TextTable, and HTML for harness report's page.
 #include "record/text_table.hpp"
 #include "test_support.hpp"
 
@@ -53,6 +53,33 @@ TEST(TableWriter, MarkdownEscapesPipesAndPutsNotesInTheLastColumn) {
   EXPECT_EQ(lines[4], "|---|--:|---|");
   EXPECT_EQ(lines[6], "| openmp | - | NO, \"wrong\" \\| off by one |");
   EXPECT_EQ(lines[7], "| cuda_naive |  | unavailable: no CUDA device |");
+}
+
+TEST(TableWriter, HtmlEscapesEveryTextAndSpansANoteOverTheColumnsItDoesNotFill) {
+  TextTable table = sample_table();
+  table.title = "<script>alert(1)</script>";
+  table.rows[1].alert = true;
+  table.rows[2].note = "unavailable: <img src=x onerror=alert(1)> \xff\x1b[2J";
+  std::ostringstream out;
+  TableWriter(out, OutputFormat::html).write(table);
+  const std::string html = out.str();
+  EXPECT_EQ(html.rfind("<table>\n<caption>&lt;script&gt;alert(1)&lt;/script&gt;</caption>", 0), 0u)
+      << html;
+  EXPECT_NE(html.find("<th class=\"text\">plugin</th><th>ms</th><th class=\"text\">verified</th>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr class=\"alert\"><td class=\"text\">openmp</td><td>-</td>"
+                      "<td class=\"text\">NO, &quot;wrong&quot; | off by one</td></tr>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<tr><td class=\"text\">cuda_naive</td><td class=\"note\" colspan=\"2\">"
+                      "unavailable: &lt;img src=x onerror=alert(1)&gt; \xef\xbf\xbd\\x1b[2J</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<p class=\"note\">(a note)</p>"), std::string::npos) << html;
+  for (const char* raw : {"<script", "<img", "\xff", "\x1b"}) {
+    EXPECT_EQ(html.find(raw), std::string::npos) << raw << " reached the page: " << html;
+  }
 }
 
 TEST(TableWriter, CsvHasOneHeaderContextColumnsAndQuotedFields) {

@@ -61,6 +61,13 @@ TEST(SafeText, PluginBuffersAreReadUpToTheirSizeWithoutANul) {
   EXPECT_EQ(plugin_string(long_text.c_str()).size(), kMaxPluginStringBytes);
 }
 
+TEST(SafeText, HtmlTextLeavesNoMarkupNoInvalidByteAndNoControlCharacter) {
+  EXPECT_EQ(html_text("<script>alert('x')</script> & \"q\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+  EXPECT_EQ(html_text("caf\xC3\xA9 \xFF<\x1B[2J\n"), "caf\xC3\xA9 \xEF\xBF\xBD&lt;\\x1b[2J\\n");
+  EXPECT_EQ(html_text("2^20 GB/s"), "2^20 GB/s");
+}
+
 TEST(SafeText, KernelNamesFollowTheRule) {
   for (const std::string name : {"sequential", "std_sort", "v1.2", "a+b", "lookback-256", "X"}) {
     EXPECT_EQ(kernel_name_problem(name), "") << name;

@@ -58,7 +58,7 @@ double long_double_dot(const ProblemData& problem) {
 
 TEST(Dot, DeclaresItsDistributionsAndSizes) {
   const Workload& dot = test::workload("dot");
-  EXPECT_EQ(dot.distributions(), (std::vector<std::string>{"uniform", "signed"}));
+  EXPECT_EQ(dot.distributions(), (std::vector<std::string>{"uniform", "signed", "large_first"}));
   EXPECT_EQ(dot.default_sizes(), (std::vector<std::string>{"2^20", "2^24"}));
 }
 
@@ -135,13 +135,37 @@ TEST(Dot, ChecksSizesZeroOnePrimeAndNonPowersOfTwo) {
   }
 }
 
+// What large_first is for: a serial float sum fails from n = 1000 on, where the uniform data
+// need about 2^20 values; a tree of float sums still passes.
+TEST(Dot, LargeFirstCatchesASerialFloatSumAtOneThousandValues) {
+  const Workload& dot = test::workload("dot");
+  for (std::uint64_t n : {1000, 4099, 65537, 1000003}) {
+    const ProblemData problem = dot.generate({n, n, 1}, "large_first");
+    const std::vector<float> products = products_in_float(problem);
+    EXPECT_EQ(products.front(), 16777216.0f);
+    const Verification serial = check_dot(problem, serial_float_sum(products));
+    EXPECT_FALSE(serial.passed) << n << ": " << serial.detail;
+    const Verification pairwise = check_dot(problem, pairwise_float_sum(products));
+    EXPECT_TRUE(pairwise.passed) << n << ": " << pairwise.detail;
+  }
+  const ProblemData uniform = dot.generate({1000, 1000, 1}, "uniform");
+  EXPECT_TRUE(check_dot(uniform, serial_float_sum(products_in_float(uniform))).passed);
+}
+
 TEST(Dot, DistributionsStayInTheirRanges) {
   const Workload& dot = test::workload("dot");
   for (const std::string& distribution : dot.distributions()) {
-    const float low = distribution == "signed" ? -1.0f : 0.0f;
+    const float low = distribution == "signed"        ? -1.0f
+                      : distribution == "large_first" ? 0.5f
+                                                      : 0.0f;
     const ProblemData problem = dot.generate({100000, 100000, 1}, distribution);
     for (const HostArray& input : problem.inputs) {
-      const auto [smallest, largest] = std::ranges::minmax(input.as<float>());
+      // large_first: all but the first value, which is 4096.
+      const std::size_t skip = distribution == "large_first" ? 1 : 0;
+      if (skip == 1) {
+        EXPECT_EQ(input.as<float>()[0], 4096.0f);
+      }
+      const auto [smallest, largest] = std::ranges::minmax(input.as<float>().subspan(skip));
       EXPECT_GE(smallest, low) << distribution;
       EXPECT_LT(smallest, low + 0.01f) << distribution;
       EXPECT_LT(largest, 1.0f) << distribution;

@@ -29,7 +29,7 @@ std::int64_t sum_of(const ProblemData& problem) {
 
 TEST(Reduce, DeclaresItsDistributionsAndSizes) {
   const Workload& reduce = test::workload("reduce");
-  EXPECT_EQ(reduce.distributions(), (std::vector<std::string>{"mod100", "signed"}));
+  EXPECT_EQ(reduce.distributions(), (std::vector<std::string>{"mod100", "signed", "near_max"}));
   EXPECT_EQ(reduce.default_sizes(), (std::vector<std::string>{"2^20", "2^24"}));
   EXPECT_FALSE(reduce.is_image());
 }
@@ -98,6 +98,26 @@ TEST(Reduce, DistributionsStayInTheirRanges) {
       std::ranges::minmax(signed_values.inputs[0].as<std::int32_t>());
   EXPECT_EQ(signed_low, -100);
   EXPECT_EQ(signed_high, 100);
+  const ProblemData near_max = reduce.generate({100000, 100000, 1}, "near_max");
+  const auto [large_low, large_high] = std::ranges::minmax(near_max.inputs[0].as<std::int32_t>());
+  EXPECT_EQ(large_low, std::numeric_limits<std::int32_t>::max() - 65535);
+  EXPECT_EQ(large_high, std::numeric_limits<std::int32_t>::max());
+}
+
+// What near_max is for: a 32-bit accumulator wraps at the smallest check sizes past 1, where the
+// seeds' data would need 2^25 values.
+TEST(Reduce, NearMaxCatchesA32BitAccumulatorAtSevenValues) {
+  const Workload& reduce = test::workload("reduce");
+  for (const std::string& distribution : reduce.distributions()) {
+    const ProblemData problem = reduce.generate({7, 7, 1}, distribution);
+    std::uint32_t wrapped = 0;
+    for (std::int32_t x : problem.inputs[0].as<std::int32_t>()) {
+      wrapped += static_cast<std::uint32_t>(x);
+    }
+    const Verification narrow = check_sum(problem, static_cast<std::int32_t>(wrapped));
+    EXPECT_EQ(narrow.passed, distribution != "near_max") << distribution << ": " << narrow.detail;
+    EXPECT_TRUE(check_sum(problem, sum_of(problem)).passed) << distribution;
+  }
 }
 
 TEST(Reduce, TrafficReadsEachValueOnceAndWritesTheSum) {

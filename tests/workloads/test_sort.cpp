@@ -1,4 +1,4 @@
-// test_sort.cpp: the sort workload: its five key distributions and exact checking.
+// test_sort.cpp: the sort workload: its six key distributions and exact checking.
 #include "workload_test_util.hpp"
 
 #include <gtest/gtest.h>
@@ -29,7 +29,7 @@ std::vector<std::uint32_t> keys_of(const ProblemData& problem) {
 TEST(Sort, DeclaresItsDistributionsAndSizes) {
   const Workload& sort = test::workload("sort");
   EXPECT_EQ(sort.distributions(),
-            (std::vector<std::string>{"uniform", "sorted", "reverse", "equal", "few"}));
+            (std::vector<std::string>{"uniform", "sorted", "reverse", "equal", "few", "top_bit"}));
   EXPECT_EQ(sort.default_sizes(), (std::vector<std::string>{"2^20", "2^22"}));
 }
 
@@ -69,6 +69,30 @@ TEST(Sort, DistributionsHaveTheirShapes) {
 
   const std::vector<std::uint32_t> few = keys_of(sort.generate(shape, "few"));
   EXPECT_EQ(std::set<std::uint32_t>(few.begin(), few.end()).size(), 16u);
+}
+
+// What top_bit is for: keys on both sides of 2^31, so that a sort that reads them as int32 is
+// wrong from the smallest check sizes on.
+TEST(Sort, TopBitKeysStraddleTwoToTheThirtyOneAndCatchASignedSort) {
+  const Workload& sort = test::workload("sort");
+  const std::vector<std::uint32_t> keys = keys_of(sort.generate({100000, 100000, 1}, "top_bit"));
+  const auto [low, high] = std::ranges::minmax(keys);
+  EXPECT_GE(low, 0x7FFF0000u);
+  EXPECT_LT(low, 0x7FFF0100u);
+  EXPECT_GT(high, 0x8000FF00u);
+  EXPECT_LE(high, 0x8000FFFFu);
+  const auto above = std::ranges::count_if(keys, [](std::uint32_t key) { return key >> 31; });
+  EXPECT_GT(above, 45000);
+  EXPECT_LT(above, 55000);
+
+  for (std::uint64_t n : {7, 33, 257}) {
+    const ProblemData problem = sort.generate({n, n, 1}, "top_bit");
+    std::vector<std::uint32_t> as_signed = keys_of(problem);
+    std::ranges::sort(as_signed, [](std::uint32_t a, std::uint32_t b) {
+      return static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b);
+    });
+    EXPECT_FALSE(check_sorted(problem, as_signed).passed) << n;
+  }
 }
 
 TEST(Sort, ChecksSizesZeroOnePrimeAndNonPowersOfTwo) {

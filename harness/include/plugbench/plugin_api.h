@@ -151,6 +151,10 @@ typedef struct pb_problem {
  * sort        uint32 keys[n]                  uint32 sorted[n] (ascending)
  * mandelbrot  (none)                          int32 iterations[width * height], row-major
  *
+ * Mandelbrot's arithmetic (pixel to point, order of operations, escape test, the one place a fused
+ * multiply-add may contract) is fixed and checked pixel for pixel: plugin_sdk.hpp writes it out
+ * above struct Kernel, docs/writing-a-plugin.md explains it.
+ *
  * Inputs are read-only. Outputs hold garbage on entry and must be written where the table says
  * they are defined. workspace is the kernel's scratch space of the size its workspace_bytes asked
  * for (NULL when it asked for none).

@@ -116,15 +116,46 @@ using KernelFunction = void (*)(Call& call);
 // Scratch bytes for a problem; the session is the plugin's services object.
 using WorkspaceFunction = uint64_t (*)(void* session, const pb_problem& problem);
 
-// One kernel as a plugin author declares it.
+// One kernel as a plugin author declares it. C++20 designated initializers must name the fields
+// in this order (any of them may be left out):
+//   PLUGBENCH_KERNEL({.workload = "reduce", .variant = "loop", .description = "...",
+//                     .run = reduce_loop, .flags = 0, .workspace = nullptr, .max_n = 0});
+//
+// Names: workload and variant are 1 to 64 of A-Z a-z 0-9 _ . + -, not starting with '-' and not
+// "all" (they reach --variants lists, tables and file names); a plugin with a kernel named
+// otherwise, or with two kernels of one name, is refused at load with the rule in the message.
+// The plugin's own name (PluginInfo::name) is 1 to 64 of a-z 0-9 _.
+//
+// What the harness checks (docs/writing-a-plugin.md, "How each workload is verified"): integer
+// outputs exactly (reduce, histogram, scan, compact, sort); dot within 1e-5 of sum |x*y| (float
+// products, float sums only in bounded blocks or trees); mandelbrot pixel for pixel against the
+// arithmetic below, exactly.
+//
+// Mandelbrot's arithmetic, float32, each operation rounded to nearest:
+//   re_min = (float)region[0]; re_span = (float)(region[1] - region[0]);  (im: region[2], [3])
+//   cr = re_min + (re_span * (float)x) / (float)width;   pixel (x, y) is its corner, not centre
+//   ci = im_min + (im_span * (float)y) / (float)height;
+//   zr = zi = 0; k = 0;
+//   while (k < max_iterations) {
+//     zr2 = zr * zr; zi2 = zi * zi;
+//     if (!(zr2 + zi2 <= 4.0f)) break;
+//     t = (zr2 - zi2) + cr;
+//     zi = (2 * zr) * zi + ci;   the only place an FMA may contract: fmaf(2 * zr, zi, ci)
+//     zr = t; ++k;
+//   }
+//   iterations[y * width + x] = k;
+// Each pixel must equal this without FMA or with that one FMA. Host code: compile it with
+// -ffp-contract=off (or write std::fma there). CUDA: write it with __fmul_rn, __fadd_rn,
+// __fsub_rn, __fdiv_rn and __fmaf_rn (nvcc fuses other a*b+c on its own otherwise), or compile
+// with -fmad=false for the result without FMA.
 struct Kernel {
   const char* workload = "";
   const char* variant = "default";
   const char* description = "";
   KernelFunction run = nullptr;
-  uint32_t flags = 0;
-  WorkspaceFunction workspace = nullptr;
-  uint64_t max_n = 0;
+  uint32_t flags = 0;                     // PB_KERNEL_* bits
+  WorkspaceFunction workspace = nullptr;  // scratch bytes per problem, allocated by the harness
+  uint64_t max_n = 0;                     // the largest n accepted; 0: no limit
 };
 
 namespace detail {

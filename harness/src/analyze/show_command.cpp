@@ -2,23 +2,16 @@
 #include "analyze/show_command.hpp"
 
 #include "analyze/crossover.hpp"
-#include "analyze/rank_spread.hpp"
+#include "analyze/file_tables.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
-#include "record/machine_facts.hpp"
-#include "record/rank_table.hpp"
-#include "record/report_table.hpp"
-#include "record/results_json.hpp"
 #include "record/results_reader.hpp"
 #include "record/text_table.hpp"
 
 #include <boost/program_options.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <iostream>
-#include <map>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,55 +59,8 @@ ShowOptions parse_show_options(int argc, const char* const* argv) {
   po::variables_map values = parse_subcommand(argc, argv, visible, o.files, "show");
   o.help = values.count("help") > 0;
   if (!o.help && o.files.empty()) throw UsageError("show needs a results file (or more)");
-  if (o.max_file_mib < 1 || o.max_file_mib > kMaxFileMibLimit) {
-    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
-  }
+  check_max_file_mib(o.max_file_mib);
   return o;
-}
-
-// The cells of one problem, in the order the run measured them.
-struct StoredProblem {
-  std::string workload;
-  std::string distribution;
-  Shape shape;
-  std::vector<CellResult> cells;
-};
-
-// Cells grouped by problem, problems in the order of their first cell.
-std::vector<StoredProblem> problems_of(const ResultsFile& file) {
-  std::vector<StoredProblem> problems;
-  for (CellResult& cell : cells_of(file)) {
-    auto same_problem = [&cell](const StoredProblem& p) {
-      return p.workload == cell.workload && p.distribution == cell.distribution &&
-             p.shape == cell.shape;
-    };
-    auto it = std::find_if(problems.begin(), problems.end(), same_problem);
-    if (it == problems.end()) {
-      problems.push_back({cell.workload, cell.distribution, cell.shape, {}});
-      it = problems.end() - 1;
-    }
-    it->cells.push_back(std::move(cell));
-  }
-  return problems;
-}
-
-TextTable run_table(const ResultsFile& file) {
-  TextTable table;
-  table.title = "results file: " + file.path;
-  table.columns = {{"", "fact", true}, {"", "value", true}};
-  for (const auto& [fact, value] : machine_facts(file.document)) {
-    if (!value.empty()) table.rows.push_back({{fact, value}, ""});
-  }
-  std::string command = text_at(file.document, "/context/command_line");
-  if (!command.empty()) table.rows.push_back({{"command", command}, ""});
-  if (file.document.value("complete", true) == false) {
-    std::string why = "no: stopped before the end";
-    if (std::optional<double> signal = number_at(file.document, "/interrupted_by_signal")) {
-      why += " (signal " + number_text(*signal, "%.0f") + ")";
-    }
-    table.rows.push_back({{"complete", why + "; the cells it finished are shown"}, ""});
-  }
-  return table;
 }
 
 void show_file(const ResultsFile& file, const std::vector<StoredProblem>& problems,
@@ -123,41 +69,19 @@ void show_file(const ResultsFile& file, const std::vector<StoredProblem>& proble
   // As in a run: with CSV, stdout holds the cells alone.
   std::ostream& text = csv ? std::cerr : std::cout;
   OutputFormat text_format = csv ? OutputFormat::console : format;
+  FileTables shown = file_tables(file, problems);
   if (!csv) {
-    TableWriter(text, text_format).write(run_table(file));
+    TableWriter(text, text_format).write(shown.run);
     text << "\n";
   }
-  std::string baseline = text_at(file.document, "/context/settings/baseline");
-  // A run of several ranks: each problem as the spread over its ranks, and the slow ranks.
-  const bool several_ranks = file.document.contains("/context/mpi"_json_pointer);
-  const double threshold =
-      number_at(file.document, "/context/settings/outlier_threshold").value_or(0.10);
-  std::map<int, std::string> hosts;
-  if (several_ranks) {
-    for (const nlohmann::json& rank : file.document["context"]["mpi"]["ranks"]) {
-      hosts[rank.value("rank", 0)] = rank.value("host", "");
-    }
-  }
-  std::vector<CellResult> all_cells;
-  std::vector<RankSpread> all_spreads;
-  for (const StoredProblem& problem : problems) {
-    TextTable table;
-    if (several_ranks) {
-      std::vector<RankSpread> spreads = spread_over_ranks(problem.cells, threshold);
-      table =
-          rank_spread_table(problem.workload, problem.distribution, problem.shape, spreads, hosts);
-      all_spreads.insert(all_spreads.end(), spreads.begin(), spreads.end());
-    } else {
-      table = problem_table(problem.workload, problem.distribution, problem.shape, problem.cells,
-                            baseline.empty() ? "the baseline" : baseline);
-    }
+  for (TextTable& table : shown.problems) {
     table.context.insert(table.context.begin(), {"file", file.path});
     tables.write(table);
-    all_cells.insert(all_cells.end(), problem.cells.begin(), problem.cells.end());
   }
-  text << "\n" << cell_summary(all_cells) << "\n";
-  if (several_ranks) report_slow_ranks(all_spreads, hosts, text);
-  report_crossover(several_ranks ? collapse_ranks(all_cells) : all_cells, text, text_format);
+  text << "\n" << shown.summary << "\n" << shown.slow_ranks;
+  if (!shown.crossovers.empty()) {
+    TableWriter(text, text_format).write(crossover_table(shown.crossovers));
+  }
 }
 
 }  // namespace

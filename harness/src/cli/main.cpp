@@ -1,7 +1,8 @@
-// main.cpp: the harness executable: a run, `harness compare` and `harness show` on results files,
-// or (hidden) a worker process of a run.
+// main.cpp: the harness executable: a run, `harness compare`, `show`, `export` and `report` on
+// results files, or (hidden) a worker process of a run.
 #include "analyze/compare_command.hpp"
 #include "analyze/export_command.hpp"
+#include "analyze/report_command.hpp"
 #include "analyze/show_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/harness_app.hpp"
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     }
     if (argc > 1 && std::string_view(argv[1]) == "export") {
       return plugbench::run_export(argc - 1, argv + 1);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "report") {
+      return plugbench::run_report(argc - 1, argv + 1);
     }
     if (argc > 1 && std::string_view(argv[1]) == "show") {
       return plugbench::run_show(argc - 1, argv + 1);

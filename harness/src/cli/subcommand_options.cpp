@@ -2,6 +2,7 @@
 #include "cli/subcommand_options.hpp"
 
 #include "cli/options.hpp"
+#include "record/results_reader.hpp"
 
 namespace plugbench {
 namespace po = boost::program_options;
@@ -22,6 +23,19 @@ po::variables_map parse_subcommand(int argc, const char* const* argv,
     throw UsageError(std::string(e.what()) + " (see harness " + name + " --help)");
   }
   return values;
+}
+
+void check_max_file_mib(std::uint64_t max_file_mib) {
+  if (max_file_mib < 1 || max_file_mib > kMaxFileMibLimit) {
+    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
+  }
+}
+
+void check_compare_settings(const CompareSettings& settings) {
+  if (!(settings.threshold >= 0)) throw UsageError("--threshold cannot be negative");
+  if (!(settings.alpha > 0 && settings.alpha < 1)) {
+    throw UsageError("--alpha must be between 0 and 1");
+  }
 }
 
 }  // namespace plugbench

@@ -93,6 +93,7 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
   for (const CellResult& cell : cells) {
     TableRow row;
     row.cells = {cell.plugin, cell.variant};
+    row.alert = cell.status == status::failed || cell.counts_as_error() || !cell.suspect.empty();
     if (!cell.kernel) {
       row.note = cell.status + ": " + cell.message;
       table.rows.push_back(row);

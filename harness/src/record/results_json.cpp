@@ -342,6 +342,16 @@ int open_fresh_temporary(const std::string& path, std::string& temporary) {
   return -1;
 }
 
+void create_parent_folder(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  std::error_code error;
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
+  if (error) {
+    throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
+  }
+}
+
 }  // namespace
 
 std::string results_path_problem(const std::string& path) {
@@ -360,19 +370,18 @@ std::string results_path_problem(const std::string& path) {
 }
 
 void write_json_atomically(const nlohmann::json& document, const std::string& path) {
-  namespace fs = std::filesystem;
-  fs::path target(path);
-  std::error_code error;
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), error);
-  if (error) {
-    throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
-  }
+  create_parent_folder(path);
   if (std::string problem = results_path_problem(path); !problem.empty()) {
     throw std::runtime_error(problem);
   }
   // Text is made valid UTF-8 where it enters the results (record/safe_text.hpp); should a byte
   // slip past, it becomes U+FFFD here rather than costing the whole file.
-  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  write_text_atomically(
+      document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", path);
+}
+
+void write_text_atomically(const std::string& text, const std::string& path) {
+  create_parent_folder(path);
   std::string temporary;
   int fd = open_fresh_temporary(path, temporary);
   if (fd < 0) {

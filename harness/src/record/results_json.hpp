@@ -38,6 +38,10 @@ std::string results_path_problem(const std::string& path);
 // results_path_problem objects to. Throws std::runtime_error naming the path and the problem.
 void write_json_atomically(const nlohmann::json& document, const std::string& path);
 
+// Writes `text` to `path` the same way (its folder created where missing), without the check on
+// what `path` is now. Throws std::runtime_error naming the path and the problem.
+void write_text_atomically(const std::string& text, const std::string& path);
+
 // results/<host>-<UTC time>.json, relative to the current folder.
 std::string default_results_path();
 

@@ -102,4 +102,32 @@ std::string printable_text(std::string_view text) {
   return shown;
 }
 
+std::string html_text(std::string_view text) {
+  const std::string shown = printable_text(text);
+  std::string escaped;
+  escaped.reserve(shown.size());
+  for (char c : shown) {
+    switch (c) {
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '\'':
+        escaped += "&#39;";
+        break;
+      default:
+        escaped += c;
+    }
+  }
+  return escaped;
+}
+
 }  // namespace plugbench

@@ -22,4 +22,8 @@ std::string valid_utf8_prefix(std::string_view text, std::size_t max_bytes);
 // or break a table's rows.
 std::string printable_text(std::string_view text);
 
+// printable_text(text) with the characters that mean markup in HTML and SVG (& < > " ') written as
+// character references: safe as element text and inside a quoted attribute value.
+std::string html_text(std::string_view text);
+
 }  // namespace plugbench

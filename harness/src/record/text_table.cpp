@@ -1,4 +1,4 @@
-// text_table.cpp: the console, markdown and CSV writers of TextTable.
+// text_table.cpp: the console, markdown, CSV and HTML writers of TextTable.
 #include "record/text_table.hpp"
 
 #include "cli/options.hpp"
@@ -92,6 +92,9 @@ void TableWriter::write(const TextTable& raw_table) {
     case OutputFormat::csv:
       write_csv(table);
       break;
+    case OutputFormat::html:
+      write_html(table);
+      break;
   }
 }
 
@@ -174,6 +177,39 @@ void TableWriter::write_csv(const TextTable& table) {
     cells.resize(columns);
     fields.insert(fields.end(), cells.begin(), cells.end());
     write_fields(fields);
+  }
+}
+
+void TableWriter::write_html(const TextTable& table) {
+  const std::size_t columns = table.columns.size();
+  auto align = [&](std::size_t c) { return table.columns[c].align_left ? " class=\"text\"" : ""; };
+  out_ << "<table>\n<caption>" << html_text(table.title) << "</caption>\n";
+  // A table of labelled facts has no headings: no empty header row either.
+  if (std::any_of(table.columns.begin(), table.columns.end(),
+                  [](const TableColumn& column) { return !column.title.empty(); })) {
+    out_ << "<thead><tr>";
+    for (std::size_t c = 0; c < columns; ++c) {
+      out_ << "<th" << align(c) << ">" << html_text(table.columns[c].title) << "</th>";
+    }
+    out_ << "</tr></thead>\n";
+  }
+  out_ << "<tbody>\n";
+  for (const TableRow& row : table.rows) {
+    out_ << (row.alert ? "<tr class=\"alert\">" : "<tr>");
+    const std::size_t filled = row.note.empty() ? columns : std::min(columns, row.cells.size());
+    for (std::size_t c = 0; c < filled; ++c) {
+      std::string cell = c < row.cells.size() ? row.cells[c] : "";
+      out_ << "<td" << align(c) << ">" << html_text(on_screen(cell)) << "</td>";
+    }
+    if (!row.note.empty()) {
+      out_ << "<td class=\"note\" colspan=\"" << std::max<std::size_t>(columns - filled, 1) << "\">"
+           << html_text(row.note) << "</td>";
+    }
+    out_ << "</tr>\n";
+  }
+  out_ << "</tbody>\n</table>\n";
+  for (const std::string& note : table.notes) {
+    out_ << "<p class=\"note\">" << html_text(note) << "</p>\n";
   }
 }
 

@@ -1,5 +1,6 @@
 // text_table.hpp: the one row model behind every table the harness prints (run results,
-// comparisons, the crossover), written as a fixed-width console table, GitHub markdown or CSV.
+// comparisons, the crossover), written as a fixed-width console table, GitHub markdown, CSV or an
+// HTML table (for `harness report`).
 #pragma once
 
 #include <ostream>
@@ -9,9 +10,10 @@
 
 namespace plugbench {
 
-enum class OutputFormat { console, md, csv };
+enum class OutputFormat { console, md, csv, html };
 
-// "console", "md" or "csv"; throws UsageError naming `option` and the valid choices.
+// "console", "md" or "csv" (html is for pages `harness report` writes, not a --format); throws
+// UsageError naming `option` and the valid choices.
 OutputFormat parse_output_format(const std::string& text, const std::string& option = "format");
 
 struct TableColumn {
@@ -25,6 +27,9 @@ struct TableRow {
   // A row with nothing measured (an unavailable plugin, say) has only its leading cells and this
   // note: on the console it follows them; in markdown and CSV it fills the last column.
   std::string note;
+  // A row to draw the eye to (a cell that failed, erred or is suspect; a regression): marked in
+  // HTML, where a colour can say it; the other formats say it in the row's words alone.
+  bool alert = false;
 };
 
 struct TextTable {
@@ -49,6 +54,7 @@ class TableWriter {
   void write_console(const TextTable& table);
   void write_markdown(const TextTable& table);
   void write_csv(const TextTable& table);
+  void write_html(const TextTable& table);
 
   std::ostream& out_;
   OutputFormat format_;

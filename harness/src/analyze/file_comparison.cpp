@@ -1,0 +1,170 @@
+// file_comparison.cpp: the machines table, the cell tables, the summary and the regressions of
+// one file compared to the base.
+#include "analyze/file_comparison.hpp"
+
+#include "record/machine_facts.hpp"
+#include "record/report_table.hpp"
+#include "record/text_list.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
+namespace plugbench {
+namespace {
+
+// The hardware rows that differ ("CPU", "GPU"); empty when the machines are alike.
+std::vector<std::string> hardware_differences(const Facts& a, const Facts& b) {
+  std::vector<std::string> differ;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if ((a[i].first == "CPU" || a[i].first == "GPU") && a[i].second != b[i].second) {
+      differ.push_back(a[i].first);
+    }
+  }
+  return differ;
+}
+
+TextTable machines_table(const Facts& a, const Facts& b) {
+  TextTable table;
+  table.title = "machines";
+  table.columns = {
+      {"", "fact", true}, {"base", "base", true}, {"new", "new", true}, {"", "differs", true}};
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    bool differs = a[i].second != b[i].second;
+    table.rows.push_back({{a[i].first, a[i].second, b[i].second, differs ? "*" : " "}, ""});
+  }
+  table.notes.push_back("(* differs)");
+  return table;
+}
+
+std::string p_text(const std::optional<double>& p) {
+  return p ? number_text(*p, "%.2g") : "";
+}
+
+std::string cell_name(const CellComparison& c) {
+  return c.key.workload + " " + c.key.distribution + " n=" + std::to_string(c.key.n) + " " +
+         c.key.plugin + "/" + c.key.variant;
+}
+
+// One table per workload and distribution.
+std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparisons,
+                                   const ResultsFile& base, const ResultsFile& current,
+                                   bool peak_ratio) {
+  std::vector<TextTable> tables;
+  for (const CellComparison& c : comparisons) {
+    if (tables.empty() || tables.back().context[2].second != c.key.workload ||
+        tables.back().context[3].second != c.key.distribution) {
+      TextTable table;
+      table.title = c.key.workload + "  distribution " + c.key.distribution;
+      table.context = {{"base", base.path},
+                       {"new", current.path},
+                       {"workload", c.key.workload},
+                       {"distribution", c.key.distribution}};
+      table.columns = {{"n", "n"},
+                       {"plugin", "plugin", true},
+                       {"variant", "variant", true},
+                       {"base ms", "base_ms"},
+                       {"new ms", "new_ms"},
+                       {"new/base", "ratio"},
+                       {"base GB/s", "base_gbps"},
+                       {"new GB/s", "new_gbps"},
+                       {"base %peak", "base_percent_of_peak"},
+                       {"new %peak", "new_percent_of_peak"}};
+      if (peak_ratio) table.columns.push_back({"%peak new/base", "percent_of_peak_ratio"});
+      table.columns.push_back({"p", "p_value"});
+      table.columns.push_back({"verdict", "verdict", true});
+      table.columns.push_back({"why", "why", true});
+      tables.push_back(std::move(table));
+    }
+    const CellSide none;
+    const CellSide& b = c.base ? *c.base : none;
+    const CellSide& n = c.current ? *c.current : none;
+    TableRow row;
+    row.cells = {std::to_string(c.key.n),
+                 c.key.plugin,
+                 c.key.variant,
+                 format_ms(b.median_ms),
+                 format_ms(n.median_ms),
+                 format_number(c.ratio, 3),
+                 format_rate(b.gbps),
+                 format_rate(n.gbps),
+                 format_number(b.percent_of_peak, 1),
+                 format_number(n.percent_of_peak, 1)};
+    if (peak_ratio) {
+      std::optional<double> ratio;
+      if (b.percent_of_peak && n.percent_of_peak && *b.percent_of_peak > 0) {
+        ratio = *n.percent_of_peak / *b.percent_of_peak;
+      }
+      row.cells.push_back(format_number(ratio, 3));
+    }
+    row.cells.insert(row.cells.end(), {p_text(c.p_value), c.label, c.detail});
+    row.alert = c.regression || c.verdict == Verdict::failed;
+    tables.back().rows.push_back(std::move(row));
+  }
+  return tables;
+}
+
+// Cells whose times were compared: a verdict of faster, slower, same or too noisy.
+int compared_count(const std::vector<CellComparison>& comparisons) {
+  return static_cast<int>(std::count_if(comparisons.begin(), comparisons.end(), [](const auto& c) {
+    return c.verdict == Verdict::faster || c.verdict == Verdict::slower ||
+           c.verdict == Verdict::same || c.verdict == Verdict::noisy;
+  }));
+}
+
+std::string summary_text(const std::vector<CellComparison>& comparisons) {
+  std::map<Verdict, int> counts;
+  for (const CellComparison& c : comparisons) ++counts[c.verdict];
+  return std::to_string(compared_count(comparisons)) +
+         " cells compared: " + std::to_string(counts[Verdict::faster]) + " faster, " +
+         std::to_string(counts[Verdict::slower]) + " slower, " +
+         std::to_string(counts[Verdict::same]) + " same, " +
+         std::to_string(counts[Verdict::noisy]) + " too noisy to say; " +
+         std::to_string(counts[Verdict::failed]) + " failed verification, " +
+         std::to_string(counts[Verdict::not_timed]) + " without a time on a side; " +
+         std::to_string(counts[Verdict::only_base]) + " only in base, " +
+         std::to_string(counts[Verdict::only_current]) + " only in new";
+}
+
+}  // namespace
+
+FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                             const ResultsFile& current,
+                             const std::vector<CellResult>& current_cells,
+                             const CompareSettings& settings, bool peak_ratio_always) {
+  std::vector<CellComparison> comparisons = compare_cells(base_cells, current_cells, settings);
+  Facts base_facts = machine_facts(base.document);
+  Facts current_facts = machine_facts(current.document);
+  std::vector<std::string> differences = hardware_differences(base_facts, current_facts);
+  FileComparison result;
+  result.heading = "base: " + base.path + "    new: " + current.path;
+  result.machines = machines_table(base_facts, current_facts);
+  if (!differences.empty()) {
+    result.remarks.push_back(
+        "The machines differ (" + join(differences) +
+        "): a ratio of times measures the hardware as well as the code, so % of peak (each "
+        "against its own machine's measured peak) is compared too: the %peak new/base column.");
+  }
+  result.remarks.push_back(
+      "Verdicts on the kernel's repetition times: same within " +
+      number_text(100 * settings.threshold, "%g") +
+      "% of the base median; beyond it, faster or slower where the two-sided Mann-Whitney U test "
+      "gives p < " +
+      number_text(settings.alpha, "%g") + ", else too noisy to say.");
+  result.tables =
+      cell_tables(comparisons, base, current, !differences.empty() || peak_ratio_always);
+  result.summary = current.path + " against " + base.path + ": " + summary_text(comparisons);
+  result.compared = compared_count(comparisons);
+  for (const CellComparison& c : comparisons) {
+    if (!c.regression) continue;
+    std::string what =
+        c.verdict == Verdict::slower
+            ? number_text(*c.ratio, "%.2fx") + " the base time, p = " + p_text(c.p_value)
+            : c.label + (c.detail.empty() ? "" : ": " + c.detail);
+    result.regressions.push_back("REGRESSION " + cell_name(c) + ": " + what);
+  }
+  return result;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,33 @@
+// file_comparison.hpp: one results file compared to a base file, as `harness compare` prints it
+// and `harness report` renders it: the machines side by side, what the verdicts mean, a table of
+// cells per workload and distribution, the summary and the regressions.
+#pragma once
+
+#include "analyze/compare_cells.hpp"
+#include "measure/cell_result.hpp"
+#include "record/results_reader.hpp"
+#include "record/text_table.hpp"
+
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+struct FileComparison {
+  std::string heading;               // "base: A.json    new: B.json"
+  TextTable machines;                // the facts of both, the differing ones marked
+  std::vector<std::string> remarks;  // lines on how to read the tables (machines that differ...)
+  std::vector<TextTable> tables;     // one per workload and distribution
+  std::string summary;               // "B.json against A.json: 12 cells compared: ..."
+  std::vector<std::string> regressions;  // "REGRESSION reduce mod100 n=1024 openmp/...: ..."
+  int compared = 0;  // cells whose times were compared (faster, slower, same or too noisy)
+};
+
+// `current` against `base` (their cells as read, multi-rank files collapsed). The tables carry a
+// "%peak new/base" column when the CPUs or GPUs differ, or always with `peak_ratio_always`.
+FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                             const ResultsFile& current,
+                             const std::vector<CellResult>& current_cells,
+                             const CompareSettings& settings, bool peak_ratio_always);
+
+}  // namespace plugbench

@@ -1,0 +1,97 @@
+// file_tables.cpp: the tables of one stored results file.
+#include "analyze/file_tables.hpp"
+
+#include "analyze/rank_spread.hpp"
+#include "record/machine_facts.hpp"
+#include "record/rank_table.hpp"
+#include "record/report_table.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace plugbench {
+namespace {
+
+TextTable run_table(const ResultsFile& file) {
+  TextTable table;
+  table.title = "results file: " + file.path;
+  table.columns = {{"", "fact", true}, {"", "value", true}};
+  for (const auto& [fact, value] : machine_facts(file.document)) {
+    if (!value.empty()) table.rows.push_back({{fact, value}, ""});
+  }
+  std::string command = text_at(file.document, "/context/command_line");
+  if (!command.empty()) table.rows.push_back({{"command", command}, ""});
+  if (file.document.value("complete", true) == false) {
+    std::string why = "no: stopped before the end";
+    if (std::optional<double> signal = number_at(file.document, "/interrupted_by_signal")) {
+      why += " (signal " + number_text(*signal, "%.0f") + ")";
+    }
+    table.rows.push_back({{"complete", why + "; the cells it finished are shown"}, "", true});
+  }
+  return table;
+}
+
+}  // namespace
+
+std::vector<StoredProblem> problems_of(const ResultsFile& file) {
+  std::vector<StoredProblem> problems;
+  for (CellResult& cell : cells_of(file)) {
+    auto same_problem = [&cell](const StoredProblem& p) {
+      return p.workload == cell.workload && p.distribution == cell.distribution &&
+             p.shape == cell.shape;
+    };
+    auto it = std::find_if(problems.begin(), problems.end(), same_problem);
+    if (it == problems.end()) {
+      problems.push_back({cell.workload, cell.distribution, cell.shape, {}});
+      it = problems.end() - 1;
+    }
+    it->cells.push_back(std::move(cell));
+  }
+  return problems;
+}
+
+bool has_several_ranks(const ResultsFile& file) {
+  return file.document.contains("/context/mpi"_json_pointer);
+}
+
+FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>& problems) {
+  FileTables tables;
+  tables.run = run_table(file);
+  std::string baseline = text_at(file.document, "/context/settings/baseline");
+  const bool several_ranks = has_several_ranks(file);
+  const double threshold =
+      number_at(file.document, "/context/settings/outlier_threshold").value_or(0.10);
+  std::map<int, std::string> hosts;
+  if (several_ranks) {
+    for (const nlohmann::json& rank : file.document["context"]["mpi"]["ranks"]) {
+      hosts[rank.value("rank", 0)] = rank.value("host", "");
+    }
+  }
+  std::vector<CellResult> all_cells;
+  std::vector<RankSpread> all_spreads;
+  for (const StoredProblem& problem : problems) {
+    if (several_ranks) {
+      std::vector<RankSpread> spreads = spread_over_ranks(problem.cells, threshold);
+      tables.problems.push_back(
+          rank_spread_table(problem.workload, problem.distribution, problem.shape, spreads, hosts));
+      all_spreads.insert(all_spreads.end(), spreads.begin(), spreads.end());
+    } else {
+      tables.problems.push_back(problem_table(problem.workload, problem.distribution, problem.shape,
+                                              problem.cells,
+                                              baseline.empty() ? "the baseline" : baseline));
+    }
+    all_cells.insert(all_cells.end(), problem.cells.begin(), problem.cells.end());
+  }
+  tables.summary = cell_summary(all_cells);
+  if (several_ranks) {
+    std::ostringstream slow;
+    report_slow_ranks(all_spreads, hosts, slow);
+    tables.slow_ranks = slow.str();
+  }
+  tables.crossovers = find_crossovers(several_ranks ? collapse_ranks(all_cells) : all_cells);
+  return tables;
+}
+
+}  // namespace plugbench

@@ -1,0 +1,217 @@
+// test_report.cpp: `harness report` writes one self-contained page of a results file's tables,
+// charts and crossover (and, with two files, their comparison), with every text from a file
+// escaped, a cell without a figure never drawn as a point, and clear errors on bad input.
+#include "record/svg_chart.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <string>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::read_json;
+using plugbench::testing::read_text;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+LineChart two_series_chart() {
+  LineChart chart;
+  chart.title = "reduce mod100: throughput";
+  chart.x_label = "size n (log2)";
+  chart.y_label = "GB/s (log)";
+  chart.series = {{"cpu_serial/loop", {{1024, 2.5, "2^10: 2.5 GB/s"}, {4096, 3.1, "2^12"}}, {}},
+                  {"fake/wrong", {{1024, 9.0, "2^10: 9 GB/s"}}, {{4096, "failed verification"}}}};
+  chart.references = {{1, "1 = cpu_serial/loop"}};
+  return chart;
+}
+
+TEST(SvgChart, DrawsAPointPerFigureAndACrossWhereACellHasNone) {
+  const std::string svg = svg_line_chart(two_series_chart());
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u) << svg;
+  EXPECT_TRUE(svg.ends_with("</svg>\n")) << svg;
+  EXPECT_EQ(count_of(svg, "<circle class=\"point\""), 3u) << svg;
+  EXPECT_EQ(count_of(svg, "<path class=\"gap\""), 1u) << svg;
+  EXPECT_TRUE(contains(svg, "<title>fake/wrong: failed verification</title>")) << svg;
+  // The failed cell's series has one point: no line runs to where its figure would be.
+  EXPECT_EQ(count_of(svg, "<polyline"), 1u) << svg;
+  EXPECT_TRUE(contains(svg, "fake/wrong (1 not drawn)")) << svg;
+  // Axes, ticks (2^10, 2^12 on the size axis), the labels and the reference line.
+  EXPECT_TRUE(contains(svg, "2<tspan dy=\"-5\" font-size=\"9\">10</tspan>")) << svg;
+  EXPECT_TRUE(contains(svg, "2<tspan dy=\"-5\" font-size=\"9\">12</tspan>")) << svg;
+  EXPECT_TRUE(contains(svg, ">GB/s (log)</text>")) << svg;
+  EXPECT_TRUE(contains(svg, ">1 = cpu_serial/loop</text>")) << svg;
+}
+
+TEST(SvgChart, AFigureThatCannotSitOnTheLogAxisIsAGapNotAPoint) {
+  LineChart chart = two_series_chart();
+  chart.series[0].points[1].y = 0;
+  const std::string svg = svg_line_chart(chart);
+  EXPECT_EQ(count_of(svg, "<circle class=\"point\""), 2u) << svg;
+  EXPECT_EQ(count_of(svg, "<path class=\"gap\""), 2u) << svg;
+}
+
+TEST(SvgChart, EscapesEveryTextAndGivesTheSameBytesEveryTime) {
+  LineChart chart = two_series_chart();
+  chart.title = "<script>alert(1)</script>";
+  chart.series[0].name = "evil\xff<img src=x onerror=alert(1)>\x1b";
+  chart.series[1].gaps[0].why = "error: </title><script>";
+  const std::string svg = svg_line_chart(chart);
+  for (const char* raw : {"<script", "<img", "\xff", "\x1b"}) {
+    EXPECT_FALSE(contains(svg, raw)) << raw << " reached the SVG: " << svg;
+  }
+  EXPECT_TRUE(contains(svg, "<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>")) << svg;
+  EXPECT_TRUE(contains(svg, "evil\xef\xbf\xbd&lt;img src=x onerror=alert(1)&gt;\\x1b")) << svg;
+  EXPECT_EQ(svg, svg_line_chart(chart));
+}
+
+// One run of two CPU plugins and a plugin whose answers are wrong, shared by the tests.
+class Report : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = std::make_unique<TempFolder>();
+    CommandResult run = run_harness(
+        {"--plugin-dir", fake_plugin_dir("wrong_answer"), "-p", "cpu_serial,openmp,fake_wrong",
+         "-w", "reduce", "-s", "1000,4096", "-r", "3", "--warmup", "0", "--json", path(), "-q"});
+    ASSERT_EQ(run.exit_code, 1) << "the wrong answers fail verification\n" << run.out << run.err;
+  }
+  static void TearDownTestSuite() { folder_.reset(); }
+  static std::string path() { return folder_->file("run.json"); }
+  static std::string file(const std::string& name) { return folder_->file(name); }
+
+  static std::unique_ptr<TempFolder> folder_;
+};
+std::unique_ptr<TempFolder> Report::folder_;
+
+TEST_F(Report, WritesOneSelfContainedPageWithTablesChartsAndTheCrossover) {
+  const std::string out = file("one");
+  CommandResult r = run_harness({"report", path(), "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "wrote " + out + "/index.html")) << r.err;
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_TRUE(contains(page, "<caption>results file: " + path() + "</caption>")) << page;
+  EXPECT_TRUE(contains(page, "host peak")) << "the machine's facts";
+  EXPECT_EQ(count_of(page, "<caption>reduce  n = "), 2u) << "a table per size";
+  EXPECT_TRUE(contains(page, "<th>GB/s</th><th>%peak</th><th>speedup</th>")) << page;
+  EXPECT_EQ(count_of(page, "<svg "), 2u) << "throughput and speedup of reduce";
+  EXPECT_TRUE(contains(page, "crossover: CPU and GPU")) << page;
+  EXPECT_FALSE(contains(page, "comparison: ")) << "one file: nothing to compare";
+  // Nothing runs and nothing is fetched: no script, no link, no source, no url().
+  for (const char* fetched : {"<script", "<link", "src=", "url(", "@import", "https://"}) {
+    EXPECT_FALSE(contains(page, fetched)) << fetched;
+  }
+}
+
+TEST_F(Report, ACellThatFailedVerificationIsMarkedNeverDrawnAsAPoint) {
+  const std::string out = file("failed");
+  ASSERT_EQ(run_harness({"report", path(), "--out", out}).exit_code, 0);
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_TRUE(std::regex_search(page, std::regex("<tr class=\"alert\"><td class=\"text\">"
+                                                 "fake_wrong</td>[^\n]*NO \\(")))
+      << page;
+  EXPECT_TRUE(std::regex_search(
+      page, std::regex("<path class=\"gap\"[^>]*><title>fake_wrong/[^<]*: failed verification")))
+      << page;
+  EXPECT_FALSE(contains(page, "r=\"3.2\"><title>fake_wrong/")) << "a point for a wrong answer";
+  EXPECT_TRUE(contains(page, "r=\"3.2\"><title>cpu_serial/")) << page;
+}
+
+TEST_F(Report, EscapesHostileTextFromTheFile) {
+  nlohmann::json document = read_json(path());
+  document["results"][0]["variant"] = "<script>alert(1)</script>\x1b[2J";
+  document["results"][0]["status"] = "error";
+  document["results"][0]["message"] = "<img src=x onerror=alert(1)>";
+  document["context"]["host"]["name"] = "<b>host</b>&";
+  const std::string hostile = file("hostile.json");
+  write_file(hostile, document.dump());
+  const std::string out = file("hostile");
+  CommandResult r = run_harness({"report", hostile, "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = read_text(out + "/index.html");
+  for (const char* raw : {"<script", "<img", "<b>host", "\x1b"}) {
+    EXPECT_FALSE(contains(page, raw)) << raw << " reached the page";
+  }
+  EXPECT_TRUE(contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2J")) << page;
+  EXPECT_TRUE(contains(page, "error: &lt;img src=x onerror=alert(1)&gt;")) << page;
+  EXPECT_TRUE(contains(page, "&lt;b&gt;host&lt;/b&gt;&amp;")) << page;
+}
+
+TEST_F(Report, TwoFilesAddTheComparisonWithTheVerdictsOfCompare) {
+  const std::string copy = file("again.json");
+  write_file(copy, read_text(path()));
+  const std::string out = file("two");
+  ASSERT_EQ(run_harness({"report", path(), copy, "--out", out}).exit_code, 0);
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_TRUE(contains(page, "comparison: " + copy + " against " + path())) << page;
+  CommandResult compare = run_harness({"compare", path(), copy});
+  std::smatch summary;
+  ASSERT_TRUE(std::regex_search(compare.out, summary, std::regex("[^\n]* cells compared: [^\n]*")))
+      << compare.out;
+  EXPECT_TRUE(contains(page, summary.str())) << summary.str() << "\n" << page;
+  EXPECT_TRUE(contains(page, "<th class=\"text\">verdict</th>")) << page;
+  EXPECT_TRUE(contains(page, "<td class=\"text\">same</td>")) << page;
+  EXPECT_TRUE(contains(page, "FAILED")) << "the wrong answers, shown and not compared";
+}
+
+TEST_F(Report, TheSameFileGivesTheSamePage) {
+  ASSERT_EQ(run_harness({"report", path(), "--out", file("a")}).exit_code, 0);
+  ASSERT_EQ(run_harness({"report", path(), "--out", file("b")}).exit_code, 0);
+  EXPECT_EQ(read_text(file("a") + "/index.html"), read_text(file("b") + "/index.html"));
+}
+
+TEST_F(Report, RefusesBadInputWithExitTwoAndAnUnwritableFolderWithExitFour) {
+  CommandResult none = run_harness({"report", "--out", file("x")});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_TRUE(contains(none.err, "harness report: report needs a results file")) << none.err;
+  CommandResult no_out = run_harness({"report", path()});
+  EXPECT_EQ(no_out.exit_code, 2);
+  EXPECT_TRUE(contains(no_out.err, "needs --out DIR")) << no_out.err;
+  CommandResult missing = run_harness({"report", file("missing.json"), "--out", file("x")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, file("missing.json"))) << missing.err;
+  const std::string malformed = file("malformed.json");
+  write_file(malformed, "{\"schema_version\": 2, \"results\": [");
+  CommandResult cut = run_harness({"report", path(), malformed, "--out", file("x")});
+  EXPECT_EQ(cut.exit_code, 2);
+  EXPECT_TRUE(contains(cut.err, malformed + ": ")) << cut.err;
+  const std::string odd = file("odd.json");
+  write_file(odd, "{\"schema_version\": 2, \"results\": [], \"context\": {\"x\": \"\xff<\"}}");
+  CommandResult odd_bytes = run_harness({"report", odd, "--out", file("x")});
+  EXPECT_EQ(odd_bytes.exit_code, 2);
+  EXPECT_FALSE(contains(odd_bytes.err, "\xff")) << "the message shows the byte escaped";
+  EXPECT_FALSE(std::filesystem::exists(file("x"))) << "nothing written for bad input";
+  // A folder under a regular file cannot be made; a regular file is not a folder.
+  CommandResult under_file = run_harness({"report", path(), "--out", path() + "/report"});
+  EXPECT_EQ(under_file.exit_code, 4);
+  EXPECT_TRUE(contains(under_file.err, "cannot make the folder")) << under_file.err;
+  CommandResult on_file = run_harness({"report", path(), "--out", path()});
+  EXPECT_EQ(on_file.exit_code, 4);
+  EXPECT_TRUE(contains(on_file.err, "is not a folder")) << on_file.err;
+  CommandResult help = run_harness({"report", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "usage: harness report FILE.json")) << help.out;
+}
+
+}  // namespace
+}  // namespace plugbench
