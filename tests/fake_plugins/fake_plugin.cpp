@@ -1,9 +1,9 @@
 // fake_plugin.cpp: one small reduce plugin, built several times with FAKE_* definitions, each copy
 // broken in one way, so that the tests can check that the harness refuses or records it exactly
 // (and one, fake_device, that poses as a GPU plugin for the crossover). The fault plugins
-// (FAKE_SEGFAULT, FAKE_ABORT, FAKE_HANG, FAKE_MEMORY_HOG, FAKE_OVERRUN) take their worker process
-// down in fake_loop and declare a correct good_loop after it, to show that the next cell runs in a
-// fresh one.
+// (FAKE_SEGFAULT, FAKE_ABORT, FAKE_HANG, FAKE_MEMORY_HOG) take their worker process down in
+// fake_loop and declare a correct good_loop after it, to show that the next cell runs in a fresh
+// one.
 #include <plugbench/host_services.hpp>
 #include <plugbench/plugin_sdk.hpp>
 #ifdef FAKE_FLUSH_SPY
@@ -26,8 +26,7 @@
 #include <thread>
 #include <vector>
 
-#if defined(FAKE_SEGFAULT) || defined(FAKE_ABORT) || defined(FAKE_HANG) || \
-    defined(FAKE_MEMORY_HOG) || defined(FAKE_OVERRUN)
+#if defined(FAKE_SEGFAULT) || defined(FAKE_ABORT) || defined(FAKE_HANG) || defined(FAKE_MEMORY_HOG)
 #define FAKE_FAULT 1
 #endif
 
@@ -154,13 +153,6 @@ void reduce_loop(plugbench::sdk::Call& call) {
 #ifdef FAKE_SEGFAULT
   volatile std::uintptr_t wild = 8;  // a wild pointer, opaque to the compiler
   *reinterpret_cast<std::int64_t*>(wild) = sum;
-#endif
-#ifdef FAKE_OVERRUN
-  // Writes its 8-byte output and the 4 KiB after it, over the heap's bookkeeping: the C library
-  // finds the damage at the next allocation or free and aborts the process.
-  std::memset(call.output<std::int64_t>(0), 0xff, 4096 + sizeof(std::int64_t));
-  std::free(std::malloc(64));
-  std::free(std::malloc(100000));
 #endif
 #ifdef FAKE_ABORT
   std::fputs("fake plugin: an assertion failed, calling abort()\n", stderr);

@@ -157,7 +157,13 @@ typedef struct pb_problem {
  *
  * Inputs are read-only. Outputs hold garbage on entry and must be written where the table says
  * they are defined. workspace is the kernel's scratch space of the size its workspace_bytes asked
- * for (NULL when it asked for none). */
+ * for (NULL when it asked for none).
+ *
+ * The harness holds a kernel to this: after each checked call it reads every input back (copy_out)
+ * and compares it with what it gave, and it checks guard bytes it placed right after each output,
+ * which is exactly the size the table gives, with no slack. A changed input or guard byte fails the
+ * cell's verification. Those reads and writes use byte offsets into a buffer (pointer + offset), so
+ * alloc must return addresses in the memory space, not opaque handles. */
 typedef struct pb_buffers {
   uint32_t struct_size;      /* set by the harness: sizeof(pb_buffers) as it was compiled */
   uint32_t input_count;      /* entries in inputs: the workload's inputs, in the table's order */

@@ -3,6 +3,7 @@
 // copies around it), bracketed by the plugin's own timer.
 #include "measure/cell_protocol.hpp"
 
+#include "measure/buffer_contract.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/kernel_timer.hpp"
 
@@ -42,8 +43,10 @@ CellBuffers allocate_buffers(const PluginSession& session, const ProblemData& pr
     buffers.inputs.back().copy_in(input.data(), input.size_bytes());
     buffers.input_pointers.push_back(buffers.inputs.back().get());
   }
+  // Exactly the bytes the layout table gives an output, then the guard (buffer_contract.hpp).
   for (const OutputSpec& output : problem.outputs) {
-    buffers.outputs.emplace_back(session, output.count * element_size(output.type));
+    buffers.outputs.emplace_back(session,
+                                 output.count * element_size(output.type) + kOutputGuardBytes);
     buffers.output_pointers.push_back(buffers.outputs.back().get());
   }
   if (workspace_bytes > 0) buffers.workspace.emplace(session, workspace_bytes);
@@ -64,15 +67,54 @@ void call_kernel(const PluginSession& session, const KernelRecord& kernel, const
              "the kernel", error);
 }
 
-// The checked call: outputs poisoned, the kernel run once, outputs read back and verified.
-Verification checked_call(const Workload& workload, const ProblemData& problem,
-                          const Reference& reference, const PluginSession& session,
-                          const KernelRecord& kernel, const pb_problem& params,
-                          const CellBuffers& buffers, KernelTimer& timer, double& call_ms) {
+// What a checked call found: the answer's verification, and how the kernel broke the buffer
+// contract (wrote an input, or past an output), if it did.
+struct CheckedCall {
+  Verification verification;
+  std::vector<ContractBreach> breaches;
+
+  bool passed() const { return verification.passed && breaches.empty(); }
+  // The cell's verification: a breach fails it even when the answer is right.
+  Verification recorded() const {
+    if (breaches.empty()) return verification;
+    Verification v = verification;
+    v.passed = false;
+    v.error_measure = breaches.front().error_measure;
+    v.error = breaches.front().error;
+    v.tolerance = 0;
+    v.detail = failure();
+    return v;
+  }
+  // The cell's message when it did not pass.
+  std::string failure() const {
+    std::string text;
+    for (const ContractBreach& breach : breaches) {
+      text += (text.empty() ? "" : "; ") + breach.message;
+    }
+    if (!verification.passed) {
+      text += (text.empty() ? "wrong answer: " : "; and a wrong answer: ") + verification.detail;
+    }
+    return text;
+  }
+};
+
+// Whether a checked call fills the guards after the outputs: the first does; a later one keeps
+// what the calls between left there, so that an overrun in the timed calls is caught too.
+enum class Guards { fill, keep };
+
+// The checked call: outputs poisoned, the kernel run once, outputs read back and verified, inputs
+// and the guards after the outputs checked.
+CheckedCall checked_call(const Workload& workload, const ProblemData& problem,
+                         const Reference& reference, const PluginSession& session,
+                         const KernelRecord& kernel, const pb_problem& params,
+                         const CellBuffers& buffers, KernelTimer& timer, double& call_ms,
+                         Guards guards) {
   std::vector<HostArray> outputs = problem.make_outputs();
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     outputs[i].fill_bytes(0xA5);  // poison: an output the kernel never writes cannot pass
     buffers.outputs[i].copy_in(outputs[i].data(), outputs[i].size_bytes());
+    if (guards == Guards::fill)
+      fill_output_guard(session, buffers.outputs[i].get(), outputs[i].size_bytes());
     outputs[i].fill_bytes(0x5A);  // a different poison: a copy_out that does nothing cannot pass
   }
   session.sync();
@@ -81,7 +123,11 @@ Verification checked_call(const Workload& workload, const ProblemData& problem,
   for (std::size_t i = 0; i < outputs.size(); ++i) {
     buffers.outputs[i].copy_out(outputs[i].data(), outputs[i].size_bytes());
   }
-  return workload.verify(problem, reference, outputs);
+  CheckedCall checked;
+  checked.verification = workload.verify(problem, reference, outputs);
+  checked.breaches =
+      find_contract_breaches(session, problem, buffers.input_pointers, buffers.output_pointers);
+  return checked;
 }
 
 TransferResult measure_transfers(const ProblemData& problem, const PluginSession& session,
@@ -200,11 +246,12 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
     KernelTimer timer(session, kernel, settings.throttle_threshold);
 
     double call_ms = 0;
-    cell.verification = checked_call(workload, problem, reference, session, kernel, params, buffers,
-                                     timer, call_ms);
-    if (!cell.verification->passed) {
+    const CheckedCall first = checked_call(workload, problem, reference, session, kernel, params,
+                                           buffers, timer, call_ms, Guards::fill);
+    cell.verification = first.recorded();
+    if (!first.passed()) {
       cell.status = status::failed;
-      cell.message = "wrong answer: " + cell.verification->detail;
+      cell.message = first.failure();
     }
     for (int i = 0; i < settings.warmup; ++i) call_kernel(session, kernel, params, buffers.view);
     session.sync();
@@ -260,15 +307,16 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
       // be verified and timed at an impossible speed: the timed calls must produce the answer too.
       // After the telemetry window, which holds the samples alone.
       double ignored_ms = 0;
-      Verification again = checked_call(workload, problem, reference, session, kernel, params,
-                                        buffers, timer, ignored_ms);
-      if (!again.passed) {
-        cell.verification = again;
+      const CheckedCall again = checked_call(workload, problem, reference, session, kernel, params,
+                                             buffers, timer, ignored_ms, Guards::keep);
+      if (!again.passed()) {
+        cell.verification = again.recorded();
         cell.status = status::failed;
-        cell.message =
-            "the timed calls did not produce the answer: outputs poisoned before a last timed "
-            "call were left wrong (" +
-            again.detail + ")";
+        cell.message = !again.breaches.empty()
+                           ? "after the timed calls: " + again.failure()
+                           : "the timed calls did not produce the answer: outputs poisoned "
+                             "before a last timed call were left wrong (" +
+                                 again.verification.detail + ")";
       }
     }
 
