@@ -15,11 +15,15 @@
 
 namespace {
 
-void histogram_local_histograms(plugbench::sdk::Call& call) {
+void require_256_bins(const plugbench::sdk::Call& call) {
   if (call.problem().bins != 256) {
     throw plugbench::sdk::unsupported("histogram: 256 bins only, not " +
                                       std::to_string(call.problem().bins));
   }
+}
+
+void histogram_local_histograms(plugbench::sdk::Call& call) {
+  require_256_bins(call);
   const auto* pixels = call.input<std::uint8_t>(0);
   auto* counts = call.output<std::uint32_t>(0);
   const auto n = static_cast<std::int64_t>(call.n());
@@ -41,10 +45,7 @@ void histogram_local_histograms(plugbench::sdk::Call& call) {
 // pixel, for the store of the one counter they share. Each thread keeps its part's counts; the
 // bins are then added up across threads, a slice of bins per thread.
 void histogram_sub_histograms(plugbench::sdk::Call& call) {
-  if (call.problem().bins != 256) {
-    throw plugbench::sdk::unsupported("histogram: 256 bins only, not " +
-                                      std::to_string(call.problem().bins));
-  }
+  require_256_bins(call);
   const auto* pixels = call.input<std::uint8_t>(0);
   auto* counts = call.output<std::uint32_t>(0);
   const std::uint64_t n = call.n();

@@ -13,14 +13,21 @@
 
 namespace {
 
-void mandelbrot_dynamic_rows(plugbench::sdk::Call& call) {
+// Hands the image's rows out one at a time: compute_row(grid, y, row) fills row y.
+template <class ComputeRow>
+void compute_rows_dynamically(plugbench::sdk::Call& call, const ComputeRow& compute_row) {
   const plugbench::cpu::MandelbrotGrid grid(call.problem());
   auto* iterations = call.output<std::int32_t>(0);
   const int height = grid.height();
 #pragma omp parallel for schedule(dynamic)
   for (int y = 0; y < height; ++y) {
-    grid.compute_row(y, iterations + static_cast<std::size_t>(y) * grid.width());
+    compute_row(grid, y, iterations + static_cast<std::size_t>(y) * grid.width());
   }
+}
+
+void mandelbrot_dynamic_rows(plugbench::sdk::Call& call) {
+  compute_rows_dynamically(call, [](const plugbench::cpu::MandelbrotGrid& grid, int y,
+                                    std::int32_t* row) { grid.compute_row(y, row); });
 }
 
 constexpr int kLanes = 16;
@@ -82,14 +89,11 @@ void compute_row_in_lanes(plugbench::openmp::VectorIsa isa,
 }
 
 void mandelbrot_vector_rows(plugbench::sdk::Call& call) {
-  const plugbench::cpu::MandelbrotGrid grid(call.problem());
-  auto* iterations = call.output<std::int32_t>(0);
-  const int height = grid.height();
   const auto isa = plugbench::openmp::chosen_vector_isa();
-#pragma omp parallel for schedule(dynamic)
-  for (int y = 0; y < height; ++y) {
-    compute_row_in_lanes(isa, grid, y, iterations + static_cast<std::size_t>(y) * grid.width());
-  }
+  compute_rows_dynamically(
+      call, [isa](const plugbench::cpu::MandelbrotGrid& grid, int y, std::int32_t* row) {
+        compute_row_in_lanes(isa, grid, y, row);
+      });
 }
 
 }  // namespace
