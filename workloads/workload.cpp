@@ -103,8 +103,9 @@ const Workload* WorkloadRegistry::find(const std::string& name) const {
 }
 
 // The order of the seeds and of the issue: simplest first. Unknown names follow alphabetically.
-static const char* const kDisplayOrder[] = {"reduce",  "dot",  "histogram", "scan",
-                                            "compact", "sort", "mandelbrot"};
+static const char* const kDisplayOrder[] = {"reduce",     "dot",         "histogram",
+                                            "scan",       "compact",     "sort",
+                                            "mandelbrot", "dist_reduce", "dist_sort"};
 
 std::vector<const Workload*> WorkloadRegistry::all() const {
   std::vector<const Workload*> ordered;

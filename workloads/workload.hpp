@@ -123,6 +123,11 @@ class Workload {
 
   virtual std::string name() const = 0;
   virtual std::string description() const = 0;
+  // A workload solved by several MPI ranks together (distributed_workload.hpp): run only when
+  // named, in the ranks' own processes.
+  virtual bool distributed() const { return false; }
+  // The workload whose plugin kernels compute this one (a distributed workload's local work).
+  virtual std::string kernel_workload() const { return name(); }
   // Named input distributions; the first is the default.
   virtual std::vector<std::string> distributions() const = 0;
   // Sizes used when the user gives none, as size expressions ("2^20", "7680x4320"), chosen so

@@ -5,16 +5,19 @@
 // loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
 // rank r's worker aborts in the kernel. PLUGBENCH_FAKE_HANG_RANK=r: rank r's kernel never returns.
 // PLUGBENCH_FAKE_TERM_RANK=r: rank r's kernel sends SIGTERM to its harness (a signal that reaches
-// one rank only).
+// one rank only). PLUGBENCH_FAKE_WRONG_SORT_RANK=r: rank r's sort puts its keys in descending
+// order (the distributed sort's verification must name that rank).
 #include <plugbench/host_services.hpp>
 
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 
 namespace {
@@ -45,6 +48,22 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
   }
   *call.output<std::int64_t>(0) = sum;
 }
+
+void sort_by_rank(plugbench::sdk::Call& call) {
+  const auto* keys = call.input<std::uint32_t>(0);
+  auto* sorted = call.output<std::uint32_t>(0);
+  std::copy(keys, keys + call.n(), sorted);
+  if (this_rank_is("PLUGBENCH_FAKE_WRONG_SORT_RANK")) {
+    std::sort(sorted, sorted + call.n(), std::greater<>());
+  } else {
+    std::sort(sorted, sorted + call.n());
+  }
+}
+
+PLUGBENCH_KERNEL({.workload = "sort",
+                  .variant = "by_rank",
+                  .description = "std::sort, descending on the rank the environment names",
+                  .run = sort_by_rank});
 
 PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "by_rank",

@@ -1,6 +1,7 @@
 // test_mpi_run.cpp: the harness under mpirun (built only where CMake found MPI): one results file
 // with every rank's cells and each cell's spread, the slow rank named, a crashing rank's cell
 // recorded without hanging the others, and ranks that plan differently refused.
+#include "mpi_launcher.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -13,17 +14,11 @@ namespace {
 using plugbench::testing::CommandResult;
 using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::launcher;
 using plugbench::testing::plugin_dir;
 using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
-
-// "mpirun <flags> -np K " in front of the harness; `environment` as VAR=value words for every
-// rank (through env, which the launcher starts on each rank).
-std::string launcher(int ranks, const std::string& environment = "") {
-  return std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS + " -np " +
-         std::to_string(ranks) + " " + (environment.empty() ? "" : "env " + environment + " ");
-}
 
 std::set<int> ranks_of(const nlohmann::json& results) {
   std::set<int> ranks;

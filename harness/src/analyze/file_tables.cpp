@@ -2,6 +2,7 @@
 #include "analyze/file_tables.hpp"
 
 #include "analyze/rank_spread.hpp"
+#include "record/distributed_table.hpp"
 #include "record/machine_facts.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
@@ -72,7 +73,13 @@ FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>
   std::vector<CellResult> all_cells;
   std::vector<RankSpread> all_spreads;
   for (const StoredProblem& problem : problems) {
-    if (several_ranks) {
+    const bool distributed =
+        !problem.cells.empty() && problem.cells.front().distributed.has_value();
+    if (distributed) {
+      // As the run printed it: the job's time split and scaling, no slow ranks.
+      tables.problems.push_back(
+          distributed_table(problem.workload, problem.distribution, problem.shape, problem.cells));
+    } else if (several_ranks) {
       std::vector<RankSpread> spreads = spread_over_ranks(problem.cells, threshold);
       tables.problems.push_back(
           rank_spread_table(problem.workload, problem.distribution, problem.shape, spreads, hosts));

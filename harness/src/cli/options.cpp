@@ -15,13 +15,15 @@ namespace {
 po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
                                          std::string& cache, std::string& host_memory,
                                          std::string& isolation, std::string& mpi_sync,
-                                         std::string& rank_cpus, int& repetitions) {
+                                         std::string& rank_cpus, std::string& scaling,
+                                         std::string& staging, int& repetitions) {
   po::options_description selection("What to run");
   selection.add_options()("plugins,p",
                           po::value<std::string>(&list_options[0])->default_value("all"),
                           "plugins to run, a comma list or 'all' (the available ones)")(
       "workload,w", po::value<std::string>(&list_options[1])->default_value("all"),
-      "workloads, a comma list or 'all'")("workloads", po::value<std::string>(&list_options[1]),
+      "workloads, a comma list or 'all' (every one but the distributed dist_reduce and "
+      "dist_sort, which run when named)")("workloads", po::value<std::string>(&list_options[1]),
                                           "same as --workload")(
       "sizes,s", po::value<std::string>(&o.sizes),
       "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
@@ -80,7 +82,14 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "launcher: keep the CPUs the launcher bound each rank to")(
       "outlier-threshold", po::value<double>(&o.outlier_threshold)->default_value(0.10),
       "a rank whose median is slower than the ranks' median by more than this fraction (and "
-      "whose samples the U test tells apart, p < 0.05) is named slow");
+      "whose samples the U test tells apart, p < 0.05) is named slow")(
+      "scaling", po::value<std::string>(&scaling)->default_value("weak"),
+      "distributed workloads (dist_reduce, dist_sort): weak, n per rank; strong, n in total, "
+      "split across the ranks")(
+      "mpi-staging", po::value<std::string>(&staging)->default_value("auto"),
+      "distributed workloads on a GPU: direct, device buffers passed to a CUDA-aware MPI; host, "
+      "staged through pinned host memory; auto, direct where the MPI library says it takes "
+      "them");
   po::options_description output("Plugins and output");
   output.add_options()(
       "plugin-dir", po::value<std::vector<std::string>>(&o.plugin_dirs)->composing(),
@@ -125,7 +134,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 std::string usage_text() {
   Options unused;
   std::vector<std::string> lists(4);
-  std::string cache, host_memory, isolation, mpi_sync, rank_cpus;
+  std::string cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging;
   int repetitions = 0;
   std::ostringstream text;
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
@@ -142,7 +151,7 @@ std::string usage_text() {
           "  harness --list\n"
           "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
        << describe_options(unused, lists, cache, host_memory, isolation, mpi_sync, rank_cpus,
-                           repetitions)
+                           scaling, staging, repetitions)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
@@ -156,10 +165,10 @@ std::string usage_text() {
 Options parse_options(int argc, const char* const* argv) {
   Options o;
   std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
-  std::string cache, host_memory, isolation, mpi_sync, rank_cpus;
+  std::string cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging;
   int repetitions = 0;
-  po::options_description description =
-      describe_options(o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, repetitions);
+  po::options_description description = describe_options(
+      o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging, repetitions);
   po::variables_map values;
   try {
     po::parsed_options parsed = po::command_line_parser(argc, argv).options(description).run();
@@ -215,6 +224,14 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--rank-cpus '" + rank_cpus + "' is not one of: share, launcher");
   }
   o.keep_launcher_cpus = rank_cpus == "launcher";
+  const std::optional<Scaling> scaling_mode = scaling_named(scaling);
+  if (!scaling_mode) throw UsageError("--scaling '" + scaling + "' is not one of: weak, strong");
+  o.scaling = *scaling_mode;
+  const std::optional<MpiStaging> staging_mode = mpi_staging_named(staging);
+  if (!staging_mode) {
+    throw UsageError("--mpi-staging '" + staging + "' is not one of: host, direct, auto");
+  }
+  o.mpi_staging = *staging_mode;
   if (!(o.outlier_threshold > 0 && o.outlier_threshold < 10)) {
     throw UsageError("--outlier-threshold must be a positive fraction, e.g. 0.10 for 10 %");
   }

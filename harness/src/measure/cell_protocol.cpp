@@ -184,6 +184,8 @@ TransferResult measure_transfers(const ProblemData& problem, const PluginSession
   return result;
 }
 
+}  // namespace
+
 // A call that ended the cell early decides its status, except over a wrong answer: a failed
 // verification is never hidden by what a later call reported (PB_UNSUPPORTED after a wrong answer
 // would otherwise pass for a kernel that merely refused the problem).
@@ -196,8 +198,6 @@ void end_cell(CellResult& cell, const char* status_now, const std::string& messa
   cell.status = status_now;
   cell.message = message;
 }
-
-}  // namespace
 
 const char* cell_status_for(pb_status code) {
   switch (code) {

@@ -66,6 +66,27 @@ struct PluginOutput {
   std::uint64_t bytes = 0;               // all it wrote, shown or not
 };
 
+// What a cell of a distributed workload adds (docs/mpi.md): the time split of each sample, the
+// exchange's bytes and rate, how device buffers reached MPI, and the scaling against one rank.
+// The sample's total is the cell's kernel time.
+struct DistributedRecord {
+  int ranks = 1;
+  std::string scaling;        // "weak" (n per rank) or "strong" (n in total)
+  std::uint64_t n_total = 0;  // elements of the whole problem
+  std::uint64_t n_local = 0;  // this rank's slice of it
+  // "direct" (device buffers to MPI), "staged" (through pinned host memory) or "host" (the
+  // plugin's buffers are host memory), and why.
+  std::string staging;
+  std::string staging_reason;
+  TimeStats local;                           // the plugin's kernels (their own timer)
+  TimeStats exchange;                        // MPI and any staging copies
+  std::uint64_t bytes_sent = 0;              // per sample, from this rank to the others
+  std::optional<double> exchange_gbps;       // bytes_sent over the median exchange time
+  std::vector<std::uint64_t> keys_per_rank;  // dist_sort: each rank's keys after the exchange
+  std::optional<double> one_rank_ms;         // median total of the one-rank problem (rank 0 ran it)
+  std::optional<double> efficiency;          // weak t1/tK, strong t1/(K tK); tK the slowest rank's
+};
+
 // A cell above this multiple of its memory space's measured peak bandwidth, with the caches
 // flushed before every sample, is flagged suspect: its data had to come from memory.
 inline constexpr double kSuspectPeakFactor = 1.5;
@@ -104,6 +125,7 @@ struct CellResult {
   // kSuspectPeakFactor, caches flushed); empty when it is. A flag, not a status: it did verify.
   std::string suspect;
   std::optional<PluginOutput> output;  // none when the plugin wrote nothing (or ran in-process)
+  std::optional<DistributedRecord> distributed;
 
   bool counts_as_error() const { return is_error_status(status); }
 };

@@ -23,6 +23,22 @@ const char* to_string(IsolationMode mode) {
   return mode == IsolationMode::process ? "process" : "none";
 }
 
+const char* to_string(Scaling scaling) {
+  return scaling == Scaling::weak ? "weak" : "strong";
+}
+
+const char* to_string(MpiStaging staging) {
+  switch (staging) {
+    case MpiStaging::host:
+      return "host";
+    case MpiStaging::direct:
+      return "direct";
+    case MpiStaging::automatic:
+      break;
+  }
+  return "auto";
+}
+
 std::optional<CacheMode> cache_mode_named(const std::string& text) {
   if (text == "cold") return CacheMode::cold;
   if (text == "warm") return CacheMode::warm;
@@ -39,6 +55,19 @@ std::optional<HostMemoryMode> host_memory_mode_named(const std::string& text) {
 std::optional<IsolationMode> isolation_mode_named(const std::string& text) {
   if (text == "process") return IsolationMode::process;
   if (text == "none") return IsolationMode::none;
+  return std::nullopt;
+}
+
+std::optional<Scaling> scaling_named(const std::string& text) {
+  if (text == "weak") return Scaling::weak;
+  if (text == "strong") return Scaling::strong;
+  return std::nullopt;
+}
+
+std::optional<MpiStaging> mpi_staging_named(const std::string& text) {
+  if (text == "auto") return MpiStaging::automatic;
+  if (text == "host") return MpiStaging::host;
+  if (text == "direct") return MpiStaging::direct;
   return std::nullopt;
 }
 

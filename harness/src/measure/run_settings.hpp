@@ -12,14 +12,23 @@ enum class HostMemoryMode { pageable, pinned, both };
 // process: each plugin's cells run in a worker process of its own (docs/fault-isolation.md);
 // none: in the harness's own process, as a debugger wants it.
 enum class IsolationMode { process, none };
+// Distributed workloads (docs/mpi.md): --scaling weak (n per rank) or strong (n in total, split
+// across the ranks); --mpi-staging: device buffers handed to MPI directly, staged through pinned
+// host memory, or whichever the MPI library allows (auto).
+enum class Scaling { weak, strong };
+enum class MpiStaging { automatic, host, direct };
 
 const char* to_string(CacheMode mode);
 const char* to_string(HostMemoryMode mode);
 const char* to_string(IsolationMode mode);
+const char* to_string(Scaling scaling);
+const char* to_string(MpiStaging staging);
 // The inverses: nullopt for a text that names no mode.
 std::optional<CacheMode> cache_mode_named(const std::string& text);
 std::optional<HostMemoryMode> host_memory_mode_named(const std::string& text);
 std::optional<IsolationMode> isolation_mode_named(const std::string& text);
+std::optional<Scaling> scaling_named(const std::string& text);
+std::optional<MpiStaging> mpi_staging_named(const std::string& text);
 
 struct RunSettings {
   CacheMode cache = CacheMode::cold;

@@ -55,7 +55,12 @@ std::vector<const PluginRecord*> select_plugins(const MatrixChoices& options,
 
 std::vector<const Workload*> select_workloads(const MatrixChoices& options) {
   std::vector<const Workload*> all = WorkloadRegistry::instance().all();
-  if (contains(options.workloads, "all")) return all;
+  if (contains(options.workloads, "all")) {
+    // Distributed workloads run when named: alone they repeat reduce and sort with an exchange
+    // of nothing.
+    std::erase_if(all, [](const Workload* w) { return w->distributed(); });
+    return all;
+  }
   std::vector<const Workload*> selected;
   for (const std::string& name : options.workloads) {
     const Workload* workload = WorkloadRegistry::instance().find(name);
@@ -233,7 +238,7 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
           }
           bool has_workload = false;
           for (const KernelRecord& kernel : plugin->kernels) {
-            if (kernel.workload != workload->name()) continue;
+            if (kernel.workload != workload->kernel_workload()) continue;
             has_workload = true;
             variants_seen.insert(plugin->name + "/" + kernel.variant);
             if (variant_filter.wants(plugin->name, kernel)) {
@@ -241,8 +246,9 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
             }
           }
           if (!has_workload && plugins_named) {
-            problem.cells.push_back({plugin, nullptr, "unsupported",
-                                     plugin->name + " has no kernel for " + workload->name()});
+            problem.cells.push_back(
+                {plugin, nullptr, "unsupported",
+                 plugin->name + " has no kernel for " + workload->kernel_workload()});
           }
         }
         if (!problem.cells.empty()) matrix.problems.push_back(std::move(problem));

@@ -5,10 +5,14 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
+#endif
 
 #include <chrono>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -27,6 +31,103 @@ bool wait_bounded(MPI_Request& request, double timeout_s) {
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
+
+// The run-time answer where the library has one (Open MPI's compile-time macro only says how it
+// was built; a library built with UCX may still take device pointers).
+DeviceBufferSupport query_device_buffers() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string library(version, static_cast<std::size_t>(std::max(0, length)));
+  library = library.substr(0, library.find_first_of(",\n"));
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  const int answer = MPIX_Query_cuda_support();
+  return {answer == 1, "MPIX_Query_cuda_support() = " + std::to_string(answer) + " (" + library +
+                           ", built with MPIX_CUDA_AWARE_SUPPORT " +
+                           std::to_string(MPIX_CUDA_AWARE_SUPPORT) + ")"};
+#else
+  return {false, "no MPIX_Query_cuda_support in " + library + ": taken as not CUDA-aware"};
+#endif
+}
+
+// Waits for `request` without sleeping (the exchanges are timed), for at most `timeout_s`
+// (0: no limit); throws ExchangeTimeout naming `what` when that runs out.
+void wait_exchange(MPI_Request& request, double timeout_s, const char* what) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) {
+      throw ExchangeTimeout(std::string(what) + ": a rank did not take part within " +
+                            std::to_string(static_cast<int>(timeout_s)) +
+                            " s (it failed or hangs; see its cell)");
+    }
+  }
+}
+
+int checked_count(std::uint64_t bytes) {
+  if (bytes > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    throw std::runtime_error("an exchange of " + std::to_string(bytes) +
+                             " bytes to one rank is beyond MPI's int counts (2 GiB); use more "
+                             "ranks or a smaller problem");
+  }
+  return static_cast<int>(bytes);
+}
+
+// The collectives of a distributed workload over one communicator.
+class MpiExchange final : public RankExchange {
+ public:
+  explicit MpiExchange(MPI_Comm comm) : comm_(comm), support_(query_device_buffers()) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &ranks_);
+  }
+  int rank() const override { return rank_; }
+  int ranks() const override { return ranks_; }
+  DeviceBufferSupport device_buffers() const override { return support_; }
+
+  void barrier() override {
+    MPI_Request request;
+    MPI_Ibarrier(comm_, &request);
+    wait_exchange(request, timeout_s_, "MPI_Ibarrier");
+  }
+  void allreduce_sum(std::int64_t* values, int count) override {
+    MPI_Request request;
+    MPI_Iallreduce(MPI_IN_PLACE, values, count, MPI_INT64_T, MPI_SUM, comm_, &request);
+    wait_exchange(request, timeout_s_, "MPI_Iallreduce");
+  }
+  std::vector<std::int64_t> allgather(const std::vector<std::int64_t>& mine) override {
+    std::vector<std::int64_t> all(mine.size() * static_cast<std::size_t>(ranks_));
+    MPI_Request request;
+    MPI_Iallgather(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(),
+                   static_cast<int>(mine.size()), MPI_INT64_T, comm_, &request);
+    wait_exchange(request, timeout_s_, "MPI_Iallgather");
+    return all;
+  }
+  void alltoallv(const void* send, const std::vector<std::uint64_t>& send_bytes, void* recv,
+                 const std::vector<std::uint64_t>& recv_bytes) override {
+    std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
+    std::uint64_t send_at = 0, recv_at = 0;
+    for (int r = 0; r < ranks_; ++r) {
+      send_counts.push_back(checked_count(send_bytes[r]));
+      send_offsets.push_back(checked_count(send_at));
+      send_at += send_bytes[r];
+      recv_counts.push_back(checked_count(recv_bytes[r]));
+      recv_offsets.push_back(checked_count(recv_at));
+      recv_at += recv_bytes[r];
+    }
+    MPI_Request request;
+    MPI_Ialltoallv(send, send_counts.data(), send_offsets.data(), MPI_BYTE, recv,
+                   recv_counts.data(), recv_offsets.data(), MPI_BYTE, comm_, &request);
+    wait_exchange(request, timeout_s_, "MPI_Ialltoallv");
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int ranks_ = 1;
+  DeviceBufferSupport support_;
+};
 
 class MpiRankGroup final : public RankGroup {
  public:
@@ -73,6 +174,13 @@ class MpiRankGroup final : public RankGroup {
 
   std::vector<std::string> gather(const std::string& text) override {
     return gather_over(MPI_COMM_WORLD, text, place_.rank == 0, place_.ranks);
+  }
+
+  std::unique_ptr<RankExchange> exchange() override {
+    return std::make_unique<MpiExchange>(MPI_COMM_WORLD);
+  }
+  std::unique_ptr<RankExchange> exchange_alone() override {
+    return std::make_unique<MpiExchange>(MPI_COMM_SELF);
   }
 
   [[noreturn]] void abort_job(int exit_code) override {

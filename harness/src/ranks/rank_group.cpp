@@ -2,6 +2,7 @@
 #include "ranks/rank_group.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace plugbench {
@@ -17,7 +18,28 @@ class SoloRankGroup final : public RankGroup {
   std::optional<int> agree_max(int value, double) override { return value; }
   std::string broadcast(const std::string& text) override { return text; }
   std::vector<std::string> gather(const std::string& text) override { return {text}; }
+  std::unique_ptr<RankExchange> exchange() override { return solo_exchange(); }
+  std::unique_ptr<RankExchange> exchange_alone() override { return solo_exchange(); }
   [[noreturn]] void abort_job(int exit_code) override { std::exit(exit_code); }
+};
+
+// One rank: every collective is a copy within this process, in host memory.
+class SoloExchange final : public RankExchange {
+ public:
+  int rank() const override { return 0; }
+  int ranks() const override { return 1; }
+  DeviceBufferSupport device_buffers() const override {
+    return {false, "no MPI in this run (one rank): host memory only"};
+  }
+  void barrier() override {}
+  void allreduce_sum(std::int64_t*, int) override {}
+  std::vector<std::int64_t> allgather(const std::vector<std::int64_t>& mine) override {
+    return mine;
+  }
+  void alltoallv(const void* send, const std::vector<std::uint64_t>& send_bytes, void* recv,
+                 const std::vector<std::uint64_t>&) override {
+    if (send_bytes.at(0) > 0) std::memmove(recv, send, send_bytes[0]);
+  }
 };
 
 }  // namespace
@@ -33,6 +55,10 @@ std::string launcher_rank_count() {
 
 bool built_with_mpi() {
   return PLUGBENCH_HAVE_MPI != 0;
+}
+
+std::unique_ptr<RankExchange> solo_exchange() {
+  return std::make_unique<SoloExchange>();
 }
 
 std::unique_ptr<RankGroup> solo_rank_group() {

@@ -4,6 +4,8 @@
 // that never arrives ends the wait with a clear message instead of hanging the job.
 #pragma once
 
+#include "ranks/rank_exchange.hpp"
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +37,10 @@ class RankGroup {
   virtual std::string broadcast(const std::string& text) = 0;
   // Every rank's `text`, in rank order, at the root; empty on the other ranks.
   virtual std::vector<std::string> gather(const std::string& text) = 0;
+  // The data collectives of distributed workloads over every rank, and over this rank alone
+  // (the same library, so that a one-rank time compares with the job's).
+  virtual std::unique_ptr<RankExchange> exchange() = 0;
+  virtual std::unique_ptr<RankExchange> exchange_alone() = 0;
   // Ends every rank of the job with `exit_code` (after a wait ran out).
   [[noreturn]] virtual void abort_job(int exit_code) = 0;
 

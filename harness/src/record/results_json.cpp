@@ -173,6 +173,23 @@ nlohmann::json to_json(const CellResult& cell) {
   if (cell.output) {
     j["output"] = {{"bytes", cell.output->bytes}, {"first_lines", cell.output->first_lines}};
   }
+  // Only distributed workloads' cells have it.
+  if (cell.distributed) {
+    const DistributedRecord& d = *cell.distributed;
+    j["distributed"] = {{"ranks", d.ranks},
+                        {"scaling", d.scaling},
+                        {"n_total", d.n_total},
+                        {"n_local", d.n_local},
+                        {"staging", d.staging},
+                        {"staging_reason", d.staging_reason},
+                        {"local", to_json(d.local)},
+                        {"exchange", to_json(d.exchange)},
+                        {"bytes_sent", d.bytes_sent},
+                        {"exchange_gbps", optional_number(d.exchange_gbps)},
+                        {"keys_per_rank", d.keys_per_rank},
+                        {"one_rank_ms", optional_number(d.one_rank_ms)},
+                        {"efficiency", optional_number(d.efficiency)}};
+  }
   return j;
 }
 
@@ -305,6 +322,25 @@ CellResult cell_from_json(const nlohmann::json& j) {
     cell.output = kept;
   }
   if (j.contains("rank") && j["rank"].is_number_integer()) cell.rank = j["rank"];
+  if (auto distributed = j.find("distributed");
+      distributed != j.end() && distributed->is_object()) {
+    const nlohmann::json& d = *distributed;
+    DistributedRecord record;
+    record.ranks = d.at("ranks").get<int>();
+    record.scaling = d.at("scaling").get<std::string>();
+    record.n_total = d.at("n_total").get<std::uint64_t>();
+    record.n_local = d.at("n_local").get<std::uint64_t>();
+    record.staging = d.at("staging").get<std::string>();
+    record.staging_reason = d.at("staging_reason").get<std::string>();
+    record.local = time_stats_from_json(d.at("local"));
+    record.exchange = time_stats_from_json(d.at("exchange"));
+    record.bytes_sent = d.at("bytes_sent").get<std::uint64_t>();
+    record.exchange_gbps = optional_from(d, "exchange_gbps");
+    record.keys_per_rank = d.at("keys_per_rank").get<std::vector<std::uint64_t>>();
+    record.one_rank_ms = optional_from(d, "one_rank_ms");
+    record.efficiency = optional_from(d, "efficiency");
+    cell.distributed = record;
+  }
   if (const nlohmann::json v = j.at("verification"); !v.is_null()) {
     cell.verification = Verification{v.at("passed").get<bool>(),
                                      v.at("compared").get<std::string>(),

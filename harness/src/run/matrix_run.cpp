@@ -2,10 +2,13 @@
 #include "run/matrix_run.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "distribute/distributed_source.hpp"
+#include "distribute/scaling.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
 #include "plan/sizes.hpp"
+#include "record/distributed_table.hpp"
 #include "record/exports.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
@@ -98,8 +101,12 @@ void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
                        const std::vector<CellResult>& cells, const std::vector<RankSpread>& spreads,
                        const Options& options, const std::map<int, std::string>& hosts) {
   const ProblemSpec& spec = planned.spec;
-  tables.write(
-      rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts));
+  if (spec.workload->distributed()) {
+    tables.write(distributed_table(spec.workload->name(), spec.distribution, spec.shape, cells));
+  } else {
+    tables.write(
+        rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts));
+  }
   if (!options.per_rank) return;
   std::map<int, std::vector<CellResult>> by_rank;
   for (const CellResult& cell : cells) by_rank[cell.rank].push_back(cell);
@@ -208,13 +215,25 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   if (root) warn_about_frequency_scaling(std::cerr);
   progress.note("calibrating host memory bandwidth...");
   run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
-  // A device plugin's device and peak come from its first session (in its worker, by default).
+  // A device plugin's device and peak come from its first session (in its worker, by default);
+  // a plugin whose first session is the rank's own (distributed workloads) says its device there,
+  // and is calibrated only if a worker opens a session later.
+  const auto on_facts = [&run](const PluginRecord& plugin, const SessionFacts& facts) {
+    if (!run.process_by_plugin.count(plugin.name)) {
+      run.add_session_facts(plugin, facts, std::cerr);
+    } else if (!facts.peaks.empty() && !run.peaks_by_plugin.count(plugin.name)) {
+      SessionFacts peaks_only;  // the plugin's second session: its device is listed already
+      peaks_only.peaks = facts.peaks;
+      run.add_session_facts(plugin, peaks_only, std::cerr);
+    }
+  };
   std::unique_ptr<CellSource> source =
       make_cell_source({options.isolation, options.device, options.timeout, options.max_restarts,
                         stop_fd(), true, options.plugin_output_to_stderr},
-                       [&run](const PluginRecord& plugin, const SessionFacts& facts) {
-                         run.add_session_facts(plugin, facts, std::cerr);
-                       });
+                       on_facts);
+  // Distributed cells run in this process: MPI between the plugin's calls, on its buffers.
+  DistributedSource in_rank(
+      ranks, {options.device, options.timeout, options.scaling, options.mpi_staging}, on_facts);
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
   const RunSettings settings = run_settings_of(options);
@@ -233,8 +252,9 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   }
   for (const PlannedProblem& planned : matrix.problems) {
     if (stop != 0 || meetings.lost()) break;
-    std::vector<CellResult> cells =
-        measure_problem(planned, *source, settings, progress, meetings, stop);
+    const bool distributed = planned.spec.workload->distributed();
+    std::vector<CellResult> cells = measure_problem(planned, distributed ? in_rank : *source,
+                                                    settings, progress, meetings, stop);
     derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
     progress.finish();
     stop = meetings.after_problem(std::max(stop, stop_signal_number()), cells_to_run(planned));
@@ -243,14 +263,21 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       // A lost rank's cells are out of reach: the root keeps its own.
       if (!meetings.lost()) cells = gather_cells(ranks, cells);
     }
+    if (distributed && root) apply_scaling(cells);
     if (root && !cells.empty()) {
       const ProblemSpec& spec = planned.spec;
       if (ranks.alone()) {
-        tables.write(problem_table(spec.workload->name(), spec.distribution, spec.shape, cells,
-                                   options.baseline));
+        tables.write(distributed ? distributed_table(spec.workload->name(), spec.distribution,
+                                                     spec.shape, cells)
+                                 : problem_table(spec.workload->name(), spec.distribution,
+                                                 spec.shape, cells, options.baseline));
       } else {
         std::vector<RankSpread> spreads =
             spread_over_ranks(cells, options.outlier_threshold, ranks.place().ranks);
+        // A distributed cell's ranks wait for each other in every sample: no rank is slow alone.
+        if (distributed) {
+          for (RankSpread& spread : spreads) spread.slow.clear();
+        }
         write_rank_tables(tables, planned, cells, spreads, options, hosts);
         run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
       }

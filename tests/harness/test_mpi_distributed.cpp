@@ -1,0 +1,110 @@
+// test_mpi_distributed.cpp: dist_reduce and dist_sort under mpirun on 1 to 4 ranks (more ranks
+// than CI's two cores: --oversubscribe): every distribution (sorted, reverse, equal and few press
+// the splitters), a size that no rank count divides and one smaller than the rank count, the time
+// split, the scaling figures, and a rank whose sort is wrong named by the verification.
+#include "mpi_launcher.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
+using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::launcher;
+using plugbench::testing::read_json;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+// Small and warm, three samples: the runs are about answers and records, not speed.
+const std::vector<std::string> kQuick = {"--cache", "warm", "-r", "3", "--warmup", "0", "-q"};
+
+std::vector<std::string> with_quick(std::vector<std::string> arguments) {
+  arguments.insert(arguments.end(), kQuick.begin(), kQuick.end());
+  return arguments;
+}
+
+class DistributedRanks : public ::testing::TestWithParam<int> {};
+
+TEST_P(DistributedRanks, EveryDistributionAndAwkwardSizeVerifiesOverTheRanks) {
+  const int ranks = GetParam();
+  TempFolder folder;
+  const std::string path = folder.file("dist.json");
+  // Strong scaling: 1001 keys in total (no count of 2, 3 or 4 ranks divides it) and 3 keys (fewer
+  // than 4 ranks: one holds none).
+  CommandResult r =
+      run_harness(with_quick({"-p", "cpu_serial", "-w", "dist_reduce,dist_sort", "-d", "all", "-s",
+                              "3,1001", "--scaling", "strong", "--json", path}),
+                  launcher(ranks));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  int cells = 0;
+  for (const nlohmann::json& cell : results["results"]) {
+    ++cells;
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_TRUE(cell["verification"]["passed"].get<bool>()) << cell.dump();
+    const nlohmann::json& d = cell["distributed"];
+    EXPECT_EQ(d["ranks"], ranks);
+    EXPECT_EQ(d["scaling"], "strong");
+    EXPECT_EQ(d["n_total"], cell["n"]);
+    EXPECT_EQ(d["staging"], "host");
+    EXPECT_GT(d["local"]["repetitions"].get<int>(), 0);
+    EXPECT_GT(d["exchange"]["repetitions"].get<int>(), 0);
+    EXPECT_TRUE(d["efficiency"].is_number()) << d.dump();
+    if (cell["workload"] == "dist_sort") {
+      ASSERT_EQ(d["keys_per_rank"].size(), static_cast<std::size_t>(ranks));
+      std::uint64_t keys = 0;
+      for (const nlohmann::json& count : d["keys_per_rank"]) keys += count.get<std::uint64_t>();
+      EXPECT_EQ(keys, cell["n"].get<std::uint64_t>());
+    }
+  }
+  // reduce: 3 distributions x 2 sizes x 1 variant; sort: 6 x 2 x 2; on every rank.
+  EXPECT_EQ(cells, (3 * 2 + 6 * 2 * 2) * ranks);
+  EXPECT_TRUE(contains(r.out, "in total (strong scaling)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "efficiency")) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(MpiDistributed, DistributedRanks, ::testing::Values(1, 2, 3, 4),
+                         [](const auto& param) { return "np" + std::to_string(param.param); });
+
+TEST(MpiDistributed, WeakScalingHoldsNPerRankAndComparesWithOneRankRunByRankZero) {
+  TempFolder folder;
+  const std::string path = folder.file("weak.json");
+  CommandResult r = run_harness(with_quick({"-p", "cpu_serial", "-w", "dist_sort", "-v", "std_sort",
+                                            "-s", "4096", "--json", path}),
+                                launcher(2));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "per rank (weak scaling)")) << r.out;
+  nlohmann::json results = read_json(path);
+  ASSERT_EQ(results["results"].size(), 2u);
+  for (const nlohmann::json& cell : results["results"]) {
+    const nlohmann::json& d = cell["distributed"];
+    EXPECT_EQ(d["scaling"], "weak");
+    EXPECT_EQ(d["n_total"], 8192);
+    EXPECT_EQ(d["n_local"], 4096);
+    EXPECT_GT(d["bytes_sent"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(d["one_rank_ms"].get<double>(), 0);
+    // Weak: t1 / tK, tK the slowest rank's median total.
+    double slowest = 0;
+    for (const nlohmann::json& other : results["results"]) {
+      slowest = std::max(slowest, other["time"]["kernel"]["median_ms"].get<double>());
+    }
+    EXPECT_DOUBLE_EQ(d["efficiency"].get<double>(), d["one_rank_ms"].get<double>() / slowest);
+  }
+}
+
+TEST(MpiDistributed, AWrongSortOnOneRankFailsVerificationAndNamesThatRank) {
+  CommandResult r =
+      run_harness(with_quick({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank",
+                              "-w", "dist_sort", "-s", "1000", "--no-json"}),
+                  launcher(3, "PLUGBENCH_FAKE_WRONG_SORT_RANK=1"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "rank 1: keys not ascending")) << r.out;
+  EXPECT_FALSE(contains(r.out, "rank 0: keys not ascending")) << r.out;
+  EXPECT_FALSE(contains(r.out, "rank 2: keys not ascending")) << r.out;
+}
+
+}  // namespace
