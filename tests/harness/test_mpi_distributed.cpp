@@ -96,6 +96,49 @@ TEST(MpiDistributed, WeakScalingHoldsNPerRankAndComparesWithOneRankRunByRankZero
   }
 }
 
+// fake_contract_device: host memory posing as a device's, read and written only through the
+// plugin's copies, as a GPU's is.
+TEST(MpiDistributed, DeviceBuffersStagedThroughPinnedHostMemoryStillVerify) {
+  TempFolder folder;
+  const std::string path = folder.file("staged.json");
+  CommandResult r = run_harness(
+      with_quick({"--plugin-dir", fake_plugin_dir("contract_device"), "-p", "fake_contract_device",
+                  "-v", "honest", "-w", "dist_reduce,dist_sort", "-d", "mod100,uniform,equal", "-s",
+                  "1001", "--mpi-staging", "host", "--json", path}),
+      launcher(3));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  ASSERT_EQ(results["results"].size(), 3u * 3u);  // reduce 1 + sort 2 problems, 3 ranks
+  for (const nlohmann::json& cell : results["results"]) {
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_EQ(cell["distributed"]["staging"], "staged");
+    EXPECT_EQ(cell["distributed"]["staging_reason"], "--mpi-staging host");
+  }
+}
+
+TEST(MpiDistributed, DirectDeviceBuffersRunOnlyWhereTheMpiLibraryTakesThem) {
+  TempFolder folder;
+  const std::string path = folder.file("direct.json");
+  CommandResult r =
+      run_harness(with_quick({"--plugin-dir", fake_plugin_dir("contract_device"), "-p",
+                              "fake_contract_device", "-v", "honest", "-w", "dist_reduce", "-s",
+                              "1001", "--mpi-staging", "direct", "--json", path}),
+                  launcher(2));
+  nlohmann::json results = read_json(path);
+  ASSERT_EQ(results["results"].size(), 2u);
+  for (const nlohmann::json& cell : results["results"]) {
+    if (cell["status"] == "ok") {  // a CUDA-aware library takes the plugin's pointers
+      EXPECT_EQ(cell["distributed"]["staging"], "direct");
+      EXPECT_EQ(r.exit_code, 0);
+    } else {  // else the cell says why, and what to use instead
+      EXPECT_EQ(cell["status"], "error");
+      EXPECT_TRUE(contains(cell["message"], "does not take device buffers")) << cell.dump();
+      EXPECT_TRUE(contains(cell["message"], "--mpi-staging host")) << cell.dump();
+      EXPECT_EQ(r.exit_code, 3);
+    }
+  }
+}
+
 TEST(MpiDistributed, AWrongSortOnOneRankFailsVerificationAndNamesThatRank) {
   CommandResult r =
       run_harness(with_quick({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank",
