@@ -178,6 +178,17 @@ TEST(DistributedRun, TheDefaultWorkloadsLeaveTheDistributedOnesOut) {
   EXPECT_TRUE(contains(r.out, "sort")) << r.out;
 }
 
+TEST(DistributedRun, CsvRefusesDistributedAndOtherWorkloadsUnderOneHeader) {
+  CommandResult mixed =
+      run_harness({"-p", "cpu_serial", "-w", "sort,dist_sort", "--format", "csv", "--dry-run"});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_TRUE(contains(mixed.err, "run dist_reduce and dist_sort apart")) << mixed.err;
+  CommandResult apart = run_harness({"-p", "cpu_serial", "-w", "dist_reduce,dist_sort", "-s", "100",
+                                     "-r", "3", "--format", "csv", "--no-json", "-q"});
+  EXPECT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_TRUE(contains(apart.out, "total_ms,local_ms,exchange_ms")) << apart.out;
+}
+
 TEST(DistributedRun, UnknownScalingOrStagingIsAUsageError) {
   CommandResult scaling = run_harness({"--scaling", "sideways", "--dry-run"});
   EXPECT_EQ(scaling.exit_code, 2);

@@ -87,6 +87,16 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
   return std::nullopt;
 }
 
+// Distributed workloads (their table has columns of its own) beside others ('all' is others).
+bool mixes_distributed_workloads(const std::vector<std::string>& names) {
+  bool distributed = false, other = false;
+  for (const std::string& name : names) {
+    const Workload* workload = WorkloadRegistry::instance().find(name);
+    (workload && workload->distributed() ? distributed : other) = true;
+  }
+  return distributed && other;
+}
+
 int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   std::vector<const char*> argv;
   for (const std::string& argument : arguments) argv.push_back(argument.c_str());
@@ -102,6 +112,13 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
     if (ranks.is_root()) {
       std::cerr << "harness: --per-rank with --format csv would mix two tables under one header; "
                    "the results file holds every rank's cells (harness show FILE --format csv)\n";
+    }
+    return kExitUsage;
+  }
+  if (options.format == OutputFormat::csv && mixes_distributed_workloads(options.workloads)) {
+    if (ranks.is_root()) {
+      std::cerr << "harness: --format csv with distributed and other workloads would mix two "
+                   "tables under one header; run dist_reduce and dist_sort apart\n";
     }
     return kExitUsage;
   }
