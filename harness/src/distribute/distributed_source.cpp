@@ -10,6 +10,11 @@
 
 namespace plugbench {
 
+namespace {
+constexpr const char* kNoMemoryForProblem =
+    "the harness ran out of host memory generating the problem and its reference";
+}  // namespace
+
 struct DistributedSource::Problem {
   std::string workload, distribution;
   Shape shape;
@@ -69,48 +74,64 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
         plugin, request, status::error,
         "no kernel " + request.workload + "/" + request.variant + " in " + plugin.path);
   }
-  if (unavailable_.count(plugin.name)) {
-    return unrun_cell(plugin, request, status::unavailable, unavailable_[plugin.name]);
+  // This rank's session and problem, then every rank learns whether each has them: a rank that
+  // cannot run the cell must not leave the others waiting in its collectives.
+  std::optional<CellResult> cannot;
+  try {
+    open_session(plugin);
+    problem_for(request, all_->ranks());
+  } catch (const PluginCallError& e) {
+    unavailable_.emplace(plugin.name, e.what());
+    cannot = unrun_cell(plugin, request, status::unavailable, e.what());
+  } catch (const std::bad_alloc&) {
+    cannot = unrun_cell(plugin, request, status::oom, kNoMemoryForProblem);
   }
-  auto session = sessions_.find(plugin.name);
-  if (session == sessions_.end()) {
-    try {
-      auto opened = std::make_unique<PluginSession>(plugin, settings_.device);
-      SessionFacts facts;
-      facts.process = process_cpu_description();
-      if (auto info = opened->device_info()) facts.device = to_json(*info);
-      on_facts_(plugin, facts);
-      session = sessions_.emplace(plugin.name, std::move(opened)).first;
-    } catch (const PluginCallError& e) {
-      unavailable_[plugin.name] = e.what();
-      return unrun_cell(plugin, request, status::unavailable, e.what());
+  if (auto it = unavailable_.find(plugin.name); it != unavailable_.end() && !cannot) {
+    cannot = unrun_cell(plugin, request, status::unavailable, it->second);
+  }
+  const std::vector<std::int64_t> missing = all_->allgather({cannot ? 1 : 0});
+  if (cannot) return cannot;
+  for (std::size_t r = 0; r < missing.size(); ++r) {
+    if (missing[r] != 0) {
+      return unrun_cell(plugin, request, status::error,
+                        "rank " + std::to_string(r) +
+                            " could not run this cell (its own cell says why): it needs "
+                            "every rank");
     }
   }
-  const PluginSession& open = *session->second;
+
+  const PluginSession& open = *sessions_.at(plugin.name);
   const auto measure_on = [&](RankExchange& exchange) {
     const Problem& problem = problem_for(request, exchange.ranks());
     DistributedCellSpec spec{*workload,     problem.whole,     *problem.reference,
                              request.shape, settings_.scaling, settings_.staging};
     return measure_distributed_cell(spec, open, *kernel, request.settings, exchange);
   };
-  CellResult cell;
-  try {
-    cell = measure_on(*all_);
-    if (all_->ranks() == 1 && cell.kernel) {
-      cell.distributed->one_rank_ms = cell.kernel->median_ms;
-    } else if (all_->rank() == 0 && cell.status == status::ok) {
-      // The same cell on one rank alone, the others waiting at their next meeting.
+  CellResult cell = measure_on(*all_);
+  if (all_->ranks() == 1 && cell.kernel) {
+    cell.distributed->one_rank_ms = cell.kernel->median_ms;
+  } else if (all_->rank() == 0 && cell.status == status::ok) {
+    // The same cell on one rank alone, the others waiting at their next meeting.
+    try {
       const CellResult alone = measure_on(*alone_);
       if (alone.status == status::ok && alone.kernel) {
         cell.distributed->one_rank_ms = alone.kernel->median_ms;
       }
+    } catch (const std::bad_alloc&) {
+      cell.message = "no one-rank time: " + std::string(kNoMemoryForProblem);
     }
-  } catch (const std::bad_alloc&) {
-    return unrun_cell(plugin, request, status::oom,
-                      "the harness ran out of host memory generating the problem and its "
-                      "reference");
   }
   return cell;
+}
+
+void DistributedSource::open_session(const PluginRecord& plugin) {
+  if (sessions_.count(plugin.name) || unavailable_.count(plugin.name)) return;
+  auto opened = std::make_unique<PluginSession>(plugin, settings_.device);
+  SessionFacts facts;
+  facts.process = process_cpu_description();
+  if (auto info = opened->device_info()) facts.device = to_json(*info);
+  on_facts_(plugin, facts);
+  sessions_.emplace(plugin.name, std::move(opened));
 }
 
 }  // namespace plugbench

@@ -34,6 +34,8 @@ class DistributedSource : public CellSource {
  private:
   struct Problem;
   const Problem& problem_for(const CellRequest& request, int ranks);
+  // Opens the plugin's session unless it is open or could not open; throws PluginCallError.
+  void open_session(const PluginRecord& plugin);
 
   DistributedSettings settings_;
   FactsCallback on_facts_;
