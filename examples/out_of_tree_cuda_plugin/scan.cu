@@ -6,7 +6,6 @@
 #include <cub/device/device_scan.cuh>
 
 #include <cstdint>
-#include <string>
 
 namespace {
 
