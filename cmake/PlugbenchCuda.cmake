@@ -27,6 +27,7 @@ if(NOT PLUGBENCH_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
     find_package(CUDAToolkit REQUIRED)
+    include(PlugbenchCudaServices)  # plugbench::cuda_services, as installed for other projects
     set(PLUGBENCH_HAVE_CUDA ON)
     message(STATUS "plugbench: CUDA plugins enabled for architectures ${CMAKE_CUDA_ARCHITECTURES}")
   elseif(PLUGBENCH_CUDA STREQUAL "ON")

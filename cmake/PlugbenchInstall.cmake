@@ -4,8 +4,10 @@
 #   find_package(plugbench CONFIG REQUIRED)
 #   plugbench_add_plugin(NAME my_backend SOURCES ...)
 # The package: the imported targets plugbench::plugin_sdk (headers, C++20, Boost.DLL on
-# std::filesystem) and plugbench::harness, and plugbench_add_plugin from the same
-# PlugbenchPlugin.cmake as this tree uses.
+# std::filesystem) and plugbench::harness, plugbench_add_plugin from the same PlugbenchPlugin.cmake
+# as this tree uses, and plugbench::cuda_services (the CUDA services' headers, defined by the same
+# PlugbenchCudaServices.cmake as this tree uses, for a consumer with the CUDA toolkit). The CUDA
+# headers are installed by every build, with or without CUDA: they are compiled by the consumer.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -18,7 +20,8 @@ set_target_properties(harness PROPERTIES EXPORT_NAME harness)
 install(TARGETS plugbench_plugin_sdk EXPORT plugbenchTargets)
 set_target_properties(plugbench_plugin_sdk PROPERTIES EXPORT_NAME plugin_sdk)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/harness/include/plugbench"
-        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
 install(EXPORT plugbenchTargets NAMESPACE plugbench:: DESTINATION "${PLUGBENCH_INSTALL_CMAKE_DIR}")
 
 # The plugin ABI the installed headers speak, for a plugin project's messages and checks.
@@ -39,5 +42,6 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/cmake/plugbenchConfigVer
 install(FILES "${PROJECT_BINARY_DIR}/cmake/plugbenchConfig.cmake"
               "${PROJECT_BINARY_DIR}/cmake/plugbenchConfigVersion.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/PlugbenchPlugin.cmake"
+              "${PROJECT_SOURCE_DIR}/cmake/PlugbenchCudaServices.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/plugbench_plugin.map"
         DESTINATION "${PLUGBENCH_INSTALL_CMAKE_DIR}")

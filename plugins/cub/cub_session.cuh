@@ -4,9 +4,8 @@
 // CUB lives in this plugin's own namespace (THRUST_CUB_WRAPPED_NAMESPACE); `cub` here names it.
 #pragma once
 
-#include "cuda_common/cuda_check.cuh"
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda/check.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cuda_runtime.h>

@@ -2,8 +2,8 @@
 // a counting iterator, summed in float by CUB's reduction; a one-thread kernel widens the float
 // result to the double output.
 #include "cub_session.cuh"
-#include "cuda_common/launch.cuh"
 
+#include <plugbench/cuda/launch.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <thrust/iterator/counting_iterator.h>

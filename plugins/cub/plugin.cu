@@ -1,7 +1,6 @@
 // plugin.cu: the cub plugin: CUB's device-wide algorithms on the session's stream, temporary
 // storage sized by the two-phase query and handed in as the workspace. CUB has no Mandelbrot.
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 PLUGBENCH_PLUGIN(plugbench::cuda::CudaServices,

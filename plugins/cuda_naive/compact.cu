@@ -1,10 +1,10 @@
 // compact.cu: stream compaction (keep the nonzero int32 in order) as in the seed's course report:
 // map each element to a 0/1 flag, exclusive-scan the flags (Blelloch) into output positions,
 // scatter the kept elements; the count is the last position plus the last flag.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-#include "cuda_naive/work_efficient_scan.cuh"
+#include "work_efficient_scan.cuh"
 
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,8 +1,7 @@
 // dot.cu: float dot product as in the seed's exercise: each block reduces its products in a
 // shared-memory tree to one float partial sum; the host adds the partial sums in double.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,9 +1,8 @@
 // histogram.cu: 256-bin histogram of uint8 pixels as in the seed's lecture: every thread adds to
 // the global counts with atomics, or each block counts in shared memory and adds its 256 counts
 // once. Grid-stride loops, 8 blocks of 256 threads per SM.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

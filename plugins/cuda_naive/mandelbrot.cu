@@ -1,10 +1,9 @@
 // mandelbrot.cu: escape-time iterations as in the seed's lecture: one thread per pixel in 16 x 16
-// blocks, the float arithmetic of the seed with the one FMA the contract allows (cuda_common's
-// mandelbrot.cuh).
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-#include "cuda_common/mandelbrot.cuh"
-
+// blocks, the float arithmetic of the seed with the one FMA the contract allows (the SDK's
+// plugbench/cuda/mandelbrot.cuh).
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda/mandelbrot.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

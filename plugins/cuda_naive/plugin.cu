@@ -1,6 +1,5 @@
 // plugin.cu: the cuda_naive plugin: the textbook CUDA kernels of the seeds, one file per workload.
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 PLUGBENCH_PLUGIN(plugbench::cuda::CudaServices,

@@ -1,8 +1,7 @@
 // reduce.cu: int32 -> int64 sum as in the seed's lecture: a shared-memory tree per block of 256
 // threads, one atomicAdd per block into the output; interleaved vs sequential addressing.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,10 +1,10 @@
 // scan.cu: exclusive int32 prefix sums (modulo 2^32) as in the seed's course report:
 // Hillis-Steele (log2 n steps, each adding the element `offset` places back, one launch per step)
 // and Blelloch's work-efficient up-sweep / down-sweep on a power-of-two padded buffer.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-#include "cuda_naive/work_efficient_scan.cuh"
+#include "work_efficient_scan.cuh"
 
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,10 +1,10 @@
 // sort.cu: uint32 radix sort built on the scan, as in the seed's course report: 32 passes of one
 // bit each (split: keys with the bit clear keep their order at the front, then those with it set),
 // each pass a map, a Blelloch scan and a scatter; keys ping-pong between workspace and output.
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-#include "cuda_naive/work_efficient_scan.cuh"
+#include "work_efficient_scan.cuh"
 
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // work_efficient_scan.cu: the up-sweep and down-sweep levels of Blelloch's scan (see the header).
-#include "cuda_naive/work_efficient_scan.cuh"
+#include "work_efficient_scan.cuh"
 
-#include "cuda_common/cuda_check.cuh"
-#include "cuda_common/launch.cuh"
+#include <plugbench/cuda/check.cuh>
+#include <plugbench/cuda/launch.cuh>
 
 namespace plugbench::cuda_naive {
 namespace {

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "bulk_copy.cuh"
-#include "cuda_common/cuda_check.cuh"
-#include "cuda_common/cuda_services.cuh"
 
+#include <plugbench/cuda/check.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cuda_runtime.h>

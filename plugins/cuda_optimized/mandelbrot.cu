@@ -1,6 +1,6 @@
 // mandelbrot.cu: int32 iterations[width * height], row-major, for the problem's region and
 // iteration cap. The arithmetic is the contract's (workloads/mandelbrot.cpp) with its one FMA, as
-// cuda_common/mandelbrot.cuh writes it, operation for operation, with explicitly rounded
+// plugbench/cuda/mandelbrot.cuh writes it, operation for operation, with explicitly rounded
 // intrinsics so that no contraction can change it:
 //   c = (min + span * x / w)          mul, div, add (float)
 //   |z|^2 = zr*zr + zi*zi <= 4        two muls, an add
@@ -16,8 +16,9 @@
 //    of the cycle already passed the test, and the iteration (a fixed function of z) will never
 //    escape: the answer is the cap, exactly as iterating to the cap would give. Interior pixels,
 //    which cost the cap and dominate the work, usually settle on such a cycle long before it.
-#include "cuda_common/mandelbrot.cuh"
 #include "launch_config.cuh"
+
+#include <plugbench/cuda/mandelbrot.cuh>
 
 namespace plugbench::cuda::opt {
 namespace {

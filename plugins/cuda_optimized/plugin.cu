@@ -1,9 +1,8 @@
 // plugin.cu: the cuda_optimized plugin's table: hand-written CUDA tuned for Hopper (H200), one file
-// per workload beside this one, sharing the CUDA services (memory, stream, timer) of cuda_common.
+// per workload beside this one, sharing the SDK's CUDA services (plugbench/cuda_services.cuh).
 // A build with -DPLUGBENCH_TUNINGS=ON adds the tunings (tunings/); build_info's "tunings" says
 // whether this one has them.
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <string>

@@ -4,9 +4,8 @@
 // freed by one call may be handed to the next without waiting: stream order protects it.
 #pragma once
 
-#include "cuda_common/cuda_check.cuh"
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda/check.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cuda_runtime.h>

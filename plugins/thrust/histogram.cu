@@ -1,8 +1,8 @@
 // histogram.cu: the Thrust idiom for a dense histogram: sort a copy of the pixels, find where each
 // bin's run ends (upper_bound of 0..255), and take differences of those ends.
-#include "cuda_common/launch.cuh"
 #include "thrust_session.cuh"
 
+#include <plugbench/cuda/launch.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <thrust/adjacent_difference.h>

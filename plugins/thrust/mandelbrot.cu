@@ -1,8 +1,8 @@
 // mandelbrot.cu: escape-time iterations with thrust::transform over the pixel indices, the same
 // per-pixel float arithmetic as the other CUDA plugins.
-#include "cuda_common/mandelbrot.cuh"
 #include "thrust_session.cuh"
 
+#include <plugbench/cuda/mandelbrot.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <thrust/device_ptr.h>

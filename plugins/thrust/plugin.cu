@@ -1,7 +1,6 @@
 // plugin.cu: the thrust plugin: what a typical Thrust user writes for each workload, on the
 // session's stream with cached temporary storage.
-#include "cuda_common/cuda_services.cuh"
-
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 PLUGBENCH_PLUGIN(plugbench::cuda::CudaServices,

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "caching_allocator.cuh"
-#include "cuda_common/cuda_services.cuh"
 
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <thrust/execution_policy.h>

@@ -2,9 +2,8 @@
 // GPU, in device memory the harness allocates through the CUDA services: a sort that sorts its keys
 // in place, a reduce that zeroes its input, reduces that write 1 and 4096 bytes past their output,
 // and honest kernels (tests/harness/test_buffer_contract.cpp).
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <thrust/execution_policy.h>

@@ -2,9 +2,8 @@
 // which leaves the CUDA context with a sticky cudaErrorIllegalAddress; a correct kernel declared
 // after it shows that the next cell runs in a fresh worker
 // (tests/harness/test_fault_isolation.cpp).
-#include "cuda_common/cuda_services.cuh"
-#include "cuda_common/launch.cuh"
-
+#include <plugbench/cuda/launch.cuh>
+#include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // rank_fault_plugin.cpp (fake_rank): a correct reduce that misbehaves on one MPI rank only, so
 // that the MPI tests can show the harness naming that rank. The worker inherits the launcher's
 // environment, so the plugin knows its rank from OMPI_COMM_WORLD_RANK (or PMI_RANK).
-// PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 30 ms a call, the others 1 ms (wide apart, so that a
+// PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 100 ms a call, the others 1 ms (wide apart, so that a
 // loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
 // rank r's worker aborts in the kernel. PLUGBENCH_FAKE_HANG_RANK=r: rank r's kernel never returns.
 // PLUGBENCH_FAKE_TERM_RANK=r: rank r's kernel sends SIGTERM to its harness (a signal that reaches
@@ -42,7 +42,7 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
   std::int64_t sum = 0;
   for (std::uint64_t i = 0; i < call.n(); ++i) sum += x[i];
   if (this_rank_is("PLUGBENCH_FAKE_SLOW_RANK")) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   } else {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }

@@ -124,7 +124,7 @@ TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
   const nlohmann::json& slow = results["aggregates"][0]["slow_ranks"];
   ASSERT_EQ(slow.size(), 1u) << slow.dump();
   EXPECT_EQ(slow[0]["rank"], 2);
-  EXPECT_GT(slow[0]["slower_by"].get<double>(), 2.0);  // 30 ms against 1 ms a call
+  EXPECT_GT(slow[0]["slower_by"].get<double>(), 2.0);  // 100 ms against 1 ms a call
   EXPECT_FALSE(slow[0]["host"].get<std::string>().empty());
   // show names it from the file.
   CommandResult show = run_harness({"show", path});
@@ -161,7 +161,8 @@ TEST(MpiRun, ARankWhoseWorkerHangsTimesOutThatCellAndEveryRankGoesOn) {
   CommandResult r =
       run_harness({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank,cpu_serial",
                    "-w", "reduce", "-s", "2^10", "--repetitions", "3", "--timeout", "3",
-                   "--outlier-threshold", "5", "--json", path},
+                   // Warm: a cold sample's flush of twice a 300 MiB L3 is not what this is about.
+                   "--cache", "warm", "--outlier-threshold", "5", "--json", path},
                   launcher(2, "PLUGBENCH_FAKE_HANG_RANK=0"));
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   nlohmann::json results = read_json(path);

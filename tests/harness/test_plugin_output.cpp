@@ -31,7 +31,9 @@ std::vector<std::string> noisy_run(const std::string& variants, const std::strin
           "--timeout", "120", "--json", json_path, "-q"};
 }
 
-const nlohmann::json& only_cell(const nlohmann::json& results, const std::string& variant,
+// The variant by pointer: a std::string argument would be a temporary bound to a reference, which
+// GCC 13's -Wdangling-reference reports for every caller that keeps the returned reference.
+const nlohmann::json& only_cell(const nlohmann::json& results, const char* variant,
                                 std::uint64_t n) {
   const nlohmann::json* found = nullptr;
   for (const nlohmann::json& cell : results["results"]) {
@@ -40,7 +42,8 @@ const nlohmann::json& only_cell(const nlohmann::json& results, const std::string
       found = &cell;
     }
   }
-  if (found == nullptr) throw std::runtime_error("no cell " + variant + " n=" + std::to_string(n));
+  if (found == nullptr)
+    throw std::runtime_error(std::string("no cell ") + variant + " n=" + std::to_string(n));
   return *found;
 }
 

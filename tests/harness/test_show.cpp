@@ -69,7 +69,8 @@ TEST_F(Show, CsvIsOneLinePerCellWithTheFileAndMarkdownHasTheTables) {
   EXPECT_EQ(rows.size(), read_json(path())["results"].size());
   for (const auto& row : rows) {
     EXPECT_EQ(row.at("file"), path());
-    EXPECT_EQ(row.at("verified"), "yes (exact)");
+    // A loaded machine may mark a cell SUSPECT after the verdict (timing, not correctness).
+    EXPECT_EQ(row.at("verified").rfind("yes (exact)", 0), 0u) << row.at("verified");
   }
   EXPECT_TRUE(contains(csv.err, "8 cells: 8 ok")) << "the summary goes to stderr";
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # out_of_tree_example.sh CMAKE BUILD_DIR EXAMPLE_DIR CXX [PYTHON]: the SDK as an outsider uses it.
-# Installs the built plugbench tree into a temporary prefix, checks that the installed harness
-# finds its installed plugins, builds examples/out_of_tree_plugin against the prefix, drops the
-# plugin into a plugin folder, and runs the installed harness on it: every cell verified, and
-# --check-plugin passing. Run by CTest (sdk_out_of_tree_example); needs no GPU.
+# Installs the built plugbench tree into a temporary prefix (the CUDA services' headers too, which
+# every build installs), checks that the installed harness finds its installed plugins, builds
+# examples/out_of_tree_plugin against the prefix, drops the plugin into a plugin folder, and runs
+# the installed harness on it: every cell verified, and --check-plugin passing. Run by CTest
+# (sdk_out_of_tree_example); needs no GPU.
 set -euo pipefail
 
 cmake_command="$1"
@@ -30,6 +31,7 @@ step "install the build tree into $prefix"
 for file in bin/harness lib/plugbench/plugins/libplugbench_cpu_serial.so \
   include/plugbench/plugin_api.h include/plugbench/plugin_sdk.hpp \
   include/plugbench/host_services.hpp lib/cmake/plugbench/plugbenchConfig.cmake \
+  include/plugbench/cuda_services.cuh lib/cmake/plugbench/PlugbenchCudaServices.cmake \
   lib/cmake/plugbench/plugbenchConfigVersion.cmake lib/cmake/plugbench/PlugbenchPlugin.cmake \
   lib/cmake/plugbench/plugbench_plugin.map; do
   [[ -e "$prefix/$file" ]] || fail "cmake --install did not install $file"

@@ -1,6 +1,7 @@
-// device_probe.cuh: counts CUDA devices in a short-lived child process, so that the process that
-// probes plugins (the harness, which may start worker processes later) never initializes CUDA: a
-// process that forks after CUDA is initialized hands its children a broken CUDA state.
+// plugbench/cuda/device_probe.cuh: counts CUDA devices in a short-lived child process, so that the
+// process that probes plugins (the harness, which may start worker processes later) never
+// initializes CUDA: a process that forks after CUDA is initialized hands its children a broken CUDA
+// state.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
-// cuda_check.cuh: turns a failed CUDA runtime call into a plugbench::sdk::Failure that names the
-// call, where it was made, and CUDA's own name and words for the error.
+// plugbench/cuda/check.cuh: turns a failed CUDA runtime call into a plugbench::sdk::Failure that
+// names the call, where it was made, and CUDA's own name and words for the error.
 #pragma once
 
 #include <plugbench/plugin_sdk.hpp>

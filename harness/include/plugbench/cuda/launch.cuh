@@ -1,4 +1,4 @@
-// launch.cuh: grid sizes for the plugins' hand-written kernels and the 64-bit loop indices they
+// plugbench/cuda/launch.cuh: grid sizes for hand-written kernels and the 64-bit loop indices they
 // use, so that no n up to and past 2^31 overflows an int.
 #pragma once
 

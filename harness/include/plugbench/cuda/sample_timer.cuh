@@ -1,11 +1,11 @@
-// sample_timer.cuh: CUDA-event timing of one sample, held back until the host has enqueued the
-// work (a blocking kernel, nvbench's method: the host's launch latency is not in the sample), with
-// the SM clock the sample ran at (%globaltimer and clock64 read on SM 0 just outside the events).
+// plugbench/cuda/sample_timer.cuh: CUDA-event timing of one sample, held back until the host has
+// enqueued the work (a blocking kernel, nvbench's method: the host's launch latency is not in the
+// sample), with the SM clock the sample ran at (%globaltimer and clock64 read on SM 0 just outside
+// the events).
 #pragma once
 
-#include "cuda_common/cuda_check.cuh"
-
 #include <plugbench/plugin_api.h>
+#include <plugbench/cuda/check.cuh>
 
 #include <cuda_runtime.h>
 

@@ -1,9 +1,10 @@
-// mandelbrot.cuh: the per-pixel Mandelbrot arithmetic of workloads/mandelbrot.cpp, in float, shared
-// by the CUDA plugins so that they all compute the same point for a pixel and differ only in how
-// work is scheduled. Every operation is an explicitly rounded intrinsic, so that nvcc and ptxas
-// contract nothing on their own: the one FMA the contract allows, zi = fma(2*zr, zi, ci), is
-// written as __fmaf_rn, and the result is the harness's FMA reference bit for bit whatever the
-// compiler version, flags or architecture.
+// plugbench/cuda/mandelbrot.cuh: the per-pixel Mandelbrot arithmetic of the contract
+// (docs/writing-a-plugin.md, "Mandelbrot's arithmetic"), in float, shared by the CUDA plugins so
+// that they all compute the same point for a pixel and differ only in how work is scheduled. Every
+// operation is an explicitly rounded intrinsic, so that nvcc and ptxas contract nothing on their
+// own: the one FMA the contract allows, zi = fma(2*zr, zi, ci), is written as __fmaf_rn, and the
+// result is the harness's FMA reference bit for bit whatever the compiler version, flags or
+// architecture.
 #pragma once
 
 #include <plugbench/plugin_api.h>

@@ -1,8 +1,9 @@
-// device_read.cuh: a kernel that reads a buffer and writes nothing it read: the read-only pass of
-// the L2 flush (it leaves clean lines) and the read-rate calibration (read_within).
+// plugbench/cuda/device_read.cuh: a kernel that reads a buffer and writes nothing it read: the
+// read-only pass of the L2 flush (it leaves clean lines) and the read-rate calibration
+// (read_within).
 #pragma once
 
-#include "cuda_common/cuda_check.cuh"
+#include <plugbench/cuda/check.cuh>
 
 #include <cuda_runtime.h>
 

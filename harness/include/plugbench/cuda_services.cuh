@@ -1,14 +1,16 @@
-// cuda_services.cuh: the services every CUDA plugin hands to PLUGBENCH_PLUGIN: a session on one
-// device with its own non-blocking stream, device memory, pinned or pageable staging memory,
-// copies that finish before they return, CUDA-event timing held behind a blocking kernel with the
-// SM clock of each sample (sample_timer.cuh), and an L2 flush that leaves clean lines.
+// plugbench/cuda_services.cuh: the services a CUDA plugin hands to PLUGBENCH_PLUGIN
+// (PLUGBENCH_PLUGIN(plugbench::cuda::CudaServices, {...})): a session on one device with its own
+// non-blocking stream, device memory, pinned or pageable staging memory, copies that finish before
+// they return, CUDA-event timing held behind a blocking kernel with the SM clock of each sample
+// (cuda/sample_timer.cuh), an L2 flush that leaves clean lines, the device's description, and a
+// probe that asks for devices in a child process. Compile with nvcc; CMake: link
+// plugbench::cuda_services.
 #pragma once
 
-#include "cuda_common/cuda_check.cuh"
-#include "cuda_common/device_probe.cuh"
-#include "cuda_common/device_read.cuh"
-#include "cuda_common/sample_timer.cuh"
-
+#include <plugbench/cuda/check.cuh>
+#include <plugbench/cuda/device_probe.cuh>
+#include <plugbench/cuda/device_read.cuh>
+#include <plugbench/cuda/sample_timer.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
 #include <cuda_runtime.h>
@@ -323,6 +325,38 @@ class CudaServices {
   std::vector<State> states_;
 };
 
+#define PLUGBENCH_CUDA_STRINGIZE_(x) #x
+#define PLUGBENCH_CUDA_STRINGIZE(x) PLUGBENCH_CUDA_STRINGIZE_(x)
+
+// The GPU architectures this code was compiled for, "80,90": the target's CUDA_ARCHITECTURES as
+// plugbench::cuda_services passes it (PLUGBENCH_CUDA_ARCHITECTURES), else nvcc's own list
+// (__CUDA_ARCH_LIST__, "800,900"), which is also used where CMake's value names no architecture.
+inline std::string cuda_architectures() {
+  std::string from_build;
+#if defined(PLUGBENCH_CUDA_ARCHITECTURES)
+  from_build = PLUGBENCH_CUDA_ARCHITECTURES;
+#endif
+  if (!from_build.empty() && from_build != "native" && from_build != "all" &&
+      from_build != "all-major") {
+    return from_build;
+  }
+#if defined(__CUDA_ARCH_LIST__)
+  const std::string nvcc_list = PLUGBENCH_CUDA_STRINGIZE(__CUDA_ARCH_LIST__);
+  std::string architectures;
+  size_t begin = 0;
+  while (begin < nvcc_list.size()) {
+    size_t end = nvcc_list.find(',', begin);
+    if (end == std::string::npos) end = nvcc_list.size();
+    if (!architectures.empty()) architectures += ",";
+    architectures += std::to_string(std::stoi(nvcc_list.substr(begin, end - begin)) / 10);
+    begin = end + 1;
+  }
+  return architectures;
+#else
+  return from_build;
+#endif
+}
+
 // Build facts of a CUDA plugin: runtime, CCCL and the GPU architectures it carries code for.
 inline std::vector<std::pair<std::string, std::string>> cuda_build_info() {
   std::vector<std::pair<std::string, std::string>> info;
@@ -332,9 +366,9 @@ inline std::vector<std::pair<std::string, std::string>> cuda_build_info() {
                                 std::to_string(CCCL_MINOR_VERSION) + "." +
                                 std::to_string(CCCL_PATCH_VERSION));
 #endif
-#if defined(PLUGBENCH_CUDA_ARCHITECTURES)
-  info.emplace_back("cuda_architectures", PLUGBENCH_CUDA_ARCHITECTURES);
-#endif
+  if (std::string architectures = cuda_architectures(); !architectures.empty()) {
+    info.emplace_back("cuda_architectures", architectures);
+  }
 #if defined(PLUGBENCH_CUDA_RUNTIME_LIBRARY)
   info.emplace_back("cuda_runtime_library", PLUGBENCH_CUDA_RUNTIME_LIBRARY);
 #endif
