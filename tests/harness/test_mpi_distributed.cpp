@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 namespace {
@@ -135,6 +136,37 @@ TEST(MpiDistributed, DirectDeviceBuffersRunOnlyWhereTheMpiLibraryTakesThem) {
       EXPECT_TRUE(contains(cell["message"], "does not take device buffers")) << cell.dump();
       EXPECT_TRUE(contains(cell["message"], "--mpi-staging host")) << cell.dump();
       EXPECT_EQ(r.exit_code, 3);
+    }
+  }
+}
+
+// On a GPU (the GPU machine's ctest; skipped elsewhere, with why): the real device buffers of
+// cuda_buffer_contract's honest kernels, staged through pinned host memory, and as --mpi-staging
+// auto decides (direct where the MPI library is CUDA-aware).
+TEST(MpiDistributed, DeviceBuffersOnTheGpuVerifyStagedAndAsTheLibraryAllows) {
+  const std::string folder = fake_plugin_dir("cuda_buffer_contract");
+  if (!std::filesystem::exists(folder + "/libplugbench_cuda_buffer_contract.so")) {
+    GTEST_SKIP() << "built without CUDA: no cuda_buffer_contract plugin in " << folder;
+  }
+  for (const char* staging : {"host", "auto"}) {
+    TempFolder temp;
+    const std::string path = temp.file("gpu.json");
+    CommandResult r = run_harness(with_quick({"--plugin-dir", folder, "-p", "cuda_buffer_contract",
+                                              "-v", "honest", "-w", "dist_reduce,dist_sort", "-s",
+                                              "100003", "--mpi-staging", staging, "--json", path}),
+                                  launcher(2));
+    nlohmann::json results = read_json(path);
+    ASSERT_FALSE(results["results"].empty()) << r.out << r.err;
+    if (results["results"][0]["status"] == "unavailable") {
+      GTEST_SKIP() << "no GPU: " << results["results"][0]["message"].get<std::string>();
+    }
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    for (const nlohmann::json& cell : results["results"]) {
+      EXPECT_EQ(cell["status"], "ok") << cell.dump();
+      const std::string used = cell["distributed"]["staging"];
+      EXPECT_TRUE(std::string(staging) == "host" ? used == "staged"
+                                                 : used == "staged" || used == "direct")
+          << staging << ": " << cell["distributed"].dump();
     }
   }
 }
