@@ -71,6 +71,21 @@ TEST_P(DistributedRanks, EveryDistributionAndAwkwardSizeVerifiesOverTheRanks) {
 INSTANTIATE_TEST_SUITE_P(MpiDistributed, DistributedRanks, ::testing::Values(1, 2, 3, 4),
                          [](const auto& param) { return "np" + std::to_string(param.param); });
 
+TEST(MpiDistributed, OpenmpTeamsInTheRanksProcessesVerifyToo) {
+  TempFolder folder;
+  const std::string path = folder.file("openmp.json");
+  CommandResult r = run_harness(with_quick({"-p", "openmp", "-w", "dist_reduce,dist_sort", "-d",
+                                            "signed,reverse", "-s", "4099", "--json", path}),
+                                launcher(2));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  EXPECT_FALSE(results["results"].empty());
+  for (const nlohmann::json& cell : results["results"]) {
+    EXPECT_EQ(cell["status"], "ok") << cell.dump();
+    EXPECT_EQ(cell["distributed"]["n_local"], 4099);
+  }
+}
+
 TEST(MpiDistributed, WeakScalingHoldsNPerRankAndComparesWithOneRankRunByRankZero) {
   TempFolder folder;
   const std::string path = folder.file("weak.json");
