@@ -170,6 +170,13 @@ TEST(MpiDistributed, DeviceBuffersOnTheGpuVerifyStagedAndAsTheLibraryAllows) {
                                               "-v", "honest", "-w", "dist_reduce,dist_sort", "-s",
                                               "100003", "--mpi-staging", staging, "--json", path}),
                                   launcher(2));
+    // Without a GPU the plugin is unavailable (its variants unknown): the results file stays empty.
+    if (!std::filesystem::exists(path) || std::filesystem::file_size(path) == 0) {
+      CommandResult list = run_harness({"--plugin-dir", folder, "--list"});
+      if (list.out.find("cuda_buffer_contract  unavailable") != std::string::npos) {
+        GTEST_SKIP() << "no GPU: " << list.out;
+      }
+    }
     nlohmann::json results = read_json(path);
     ASSERT_FALSE(results["results"].empty()) << r.out << r.err;
     if (results["results"][0]["status"] == "unavailable") {
