@@ -139,9 +139,8 @@ class BlockOwners {
 // (in L2) and reach memory a block at a time, streamed when `stream`, instead of one store into
 // each of the digits' places: whole blocks keep the memory's writes sequential. A block is
 // streamed only when this thread fills all of it; the partial blocks at the ends of a digit's run,
-// shared with the neighbouring thread's run, are stored normally. While a block leaves, its keys'
-// next digits are counted for the threads that will read them in the next pass, which saves that
-// pass a read of the whole array to count them.
+// shared with the neighbouring thread's run, are stored normally. Given a next pass, the keys'
+// next digits are counted as a block leaves, for the threads that will read them in that pass.
 template <class Digits, std::uint32_t BlockKeys>
 class CombiningScatter {
  public:
@@ -194,12 +193,13 @@ class CombiningScatter {
   // next_counts_[t * kBuckets + d] for the thread t whose block holds them in the next pass.
   void count_next(const std::uint32_t* keys, std::uint32_t count, std::uint64_t position) {
     if (next_pass_ < 0) return;
+    const int next_pass = next_pass_;  // a local: the counts' stores could alias the member
     while (count > 0) {
       const int owner = owners_.owner(position);
       const std::uint64_t room = owners_.end_of(owner) - position;
       const auto part = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, room));
       std::uint32_t* row = next_counts_ + static_cast<std::size_t>(owner) * Digits::kBuckets;
-      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i], next_pass_)];
+      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i], next_pass)];
       keys += part;
       count -= part;
       position += part;
@@ -219,10 +219,14 @@ class CombiningScatter {
   std::uint32_t* next_counts_ = nullptr;
 };
 
+// How a pass after the first gets the digit counts of each thread's block: by reading the block
+// before the pass (a read of the array per pass), or made by the previous pass as its blocks leave
+// (CombiningScatter; no read, but the cores' work per key grows).
+enum class NextCounts { reread, while_scattering };
+
 // lsd_radix_combining: Digits::kPasses passes; the input's digits are all counted in one read,
-// the later passes' counts are made while the previous pass writes (CombiningScatter), and a
-// pass whose digit is the same for every key is left out.
-template <int Bits, std::uint32_t BlockKeys>
+// and a pass whose digit is the same for every key is left out.
+template <int Bits, std::uint32_t BlockKeys, NextCounts next_counts_by>
 void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
                          std::uint64_t n) {
   using Digits = WideDigits<Bits>;
@@ -235,7 +239,7 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
   // counts[t * kBuckets + d]: keys of digit d in thread t's block of the array this pass reads.
   std::vector<std::uint64_t> counts(team * kBuckets);
   // first_counts[t][pass][d]: the same for every pass over the input (decides the passes).
-  std::vector<std::array<std::uint32_t, kPasses * kBuckets>> first_counts(team);
+  std::vector<std::array<std::uint64_t, kPasses * kBuckets>> first_counts(team);
   // next_counts[w][t * kBuckets + d]: written by thread w during a pass, for the next one.
   std::vector<std::vector<std::uint32_t>> next_counts(team);
   std::array<std::uint64_t, kPasses * kBuckets> totals{};
@@ -249,9 +253,11 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
     const BlockOwners owners(n, threads);
     auto scatter = std::make_unique<CombiningScatter<Digits, BlockKeys>>(stream, owners);
     std::vector<std::uint32_t>& my_next = next_counts[static_cast<std::size_t>(thread)];
-    my_next.assign(static_cast<std::size_t>(threads) * kBuckets, 0);
+    if constexpr (next_counts_by == NextCounts::while_scattering) {
+      my_next.assign(static_cast<std::size_t>(threads) * kBuckets, 0);
+    }
     {
-      std::array<std::uint32_t, kPasses * kBuckets> local{};
+      std::array<std::uint64_t, kPasses * kBuckets> local{};
       for (std::uint64_t i = block.begin; i < block.end; ++i) {
         const std::uint32_t key = keys[i];
         for (int pass = 0; pass < kPasses; ++pass) ++local[pass * kBuckets + Digits::of(key, pass)];
@@ -284,7 +290,18 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
     std::uint32_t* target = pass_count % 2 == 1 ? sorted : scratch;
     for (int step = 0; step < pass_count; ++step) {
       const int pass = passes[step];
-      const int next_pass = step + 1 < pass_count ? passes[step + 1] : -1;
+      const int next_pass = next_counts_by == NextCounts::while_scattering && step + 1 < pass_count
+                                ? passes[step + 1]
+                                : -1;
+      if (next_counts_by == NextCounts::reread && step > 0) {
+        std::uint64_t local[kBuckets] = {};
+        for (std::uint64_t i = block.begin; i < block.end; ++i) {
+          ++local[Digits::of(source[i], pass)];
+        }
+        std::copy(local, local + kBuckets,
+                  counts.begin() + static_cast<std::ptrdiff_t>(thread) * kBuckets);
+#pragma omp barrier
+      }
       // This thread's keys of digit d go after all keys of smaller digits and after the keys of
       // digit d in the blocks of lower threads.
       std::uint64_t offsets[kBuckets];
@@ -315,9 +332,9 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
   }
 }
 
-template <int Bits, std::uint32_t BlockKeys>
+template <int Bits, std::uint32_t BlockKeys, NextCounts next_counts_by>
 void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
-  cpu::run_radix_sort(call, lsd_radix_combining<Bits, BlockKeys>);
+  cpu::run_radix_sort(call, lsd_radix_combining<Bits, BlockKeys, next_counts_by>);
 }
 
 }  // namespace
@@ -328,22 +345,21 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .run = sort_lsd_radix,
                   .workspace = cpu::radix_workspace});
 
-// max_n: the per-thread digit counts are uint32.
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix_combining",
-                  .description = "parallel LSD radix, three passes of 11-bit digits, keys leave "
-                                 "256 bytes at a time per digit, the next digits counted meanwhile",
-                  .run = sort_lsd_radix_combining<11, 64>,
-                  .workspace = cpu::radix_workspace,
-                  .max_n = std::numeric_limits<std::uint32_t>::max()});
+                  .description = "parallel LSD radix, keys leave 256 bytes at a time per digit",
+                  .run = sort_lsd_radix_combining<8, 64, NextCounts::reread>,
+                  .workspace = cpu::radix_workspace});
 
-// The same with four passes of 8-bit digits (64 KiB of blocks a thread, in L1 and L2, against 512
-// KiB in L2): which width wins depends on whether a host's passes are bound by the memory's
-// traffic or by the cores' stores into the blocks.
+// Three passes of 11-bit digits (512 KiB of blocks a thread, in L2, against 64 KiB), each pass's
+// counts made by the one before: 7 passes over the array instead of 12, for a host whose passes
+// are bound by the memory's traffic. On a 2-core Xeon it took as much or more of the cores' time
+// as lsd_radix_combining. max_n: the counts made during a pass are uint32.
 PLUGBENCH_KERNEL({.workload = "sort",
-                  .variant = "lsd_radix_combining_8bit",
-                  .description = "lsd_radix_combining with four passes of 8-bit digits",
-                  .run = sort_lsd_radix_combining<8, 64>,
+                  .variant = "lsd_radix_combining_11bit",
+                  .description = "lsd_radix_combining with three passes of 11-bit digits, the next "
+                                 "digits counted as blocks leave",
+                  .run = sort_lsd_radix_combining<11, 64, NextCounts::while_scattering>,
                   .flags = PB_KERNEL_OPT_IN,
                   .workspace = cpu::radix_workspace,
                   .max_n = std::numeric_limits<std::uint32_t>::max()});
