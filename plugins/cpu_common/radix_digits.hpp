@@ -4,6 +4,7 @@
 
 #include <plugbench/plugin_sdk.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -30,6 +31,20 @@ inline std::uint32_t* radix_scratch(const plugbench::sdk::Call& call) {
                                                 " bytes is smaller than n keys");
   }
   return call.workspace<std::uint32_t>();
+}
+
+// Runs sort(keys, sorted, scratch, n) on the call's n keys, its output and its scratch space;
+// n <= 1 keys are only copied to the output.
+template <class Sort>
+void run_radix_sort(const plugbench::sdk::Call& call, Sort&& sort) {
+  const auto* keys = call.input<std::uint32_t>(0);
+  auto* sorted = call.output<std::uint32_t>(0);
+  const std::uint64_t n = call.n();
+  if (n <= 1) {
+    std::copy(keys, keys + n, sorted);
+    return;
+  }
+  sort(keys, sorted, radix_scratch(call), n);
 }
 
 inline unsigned radix_digit(std::uint32_t key, int pass) {

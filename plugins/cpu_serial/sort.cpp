@@ -11,16 +11,8 @@ namespace {
 
 namespace cpu = plugbench::cpu;
 
-void sort_lsd_radix(plugbench::sdk::Call& call) {
-  const auto* keys = call.input<std::uint32_t>(0);
-  auto* sorted = call.output<std::uint32_t>(0);
-  const std::uint64_t n = call.n();
-  if (n <= 1) {
-    std::copy(keys, keys + n, sorted);
-    return;
-  }
-  auto* scratch = cpu::radix_scratch(call);
-
+void lsd_radix(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
+               std::uint64_t n) {
   cpu::DigitCounts counts{};
   cpu::count_digits(keys, n, counts);
   const cpu::RadixPlan plan = cpu::plan_radix_passes(counts, n);
@@ -47,6 +39,10 @@ void sort_lsd_radix(plugbench::sdk::Call& call) {
     source = target;
     target = target == sorted ? scratch : sorted;
   }
+}
+
+void sort_lsd_radix(plugbench::sdk::Call& call) {
+  cpu::run_radix_sort(call, lsd_radix);
 }
 
 void sort_std_sort(plugbench::sdk::Call& call) {
