@@ -109,6 +109,34 @@ TEST(MpiRun, ARankBoundToOneCoreByTheLauncherStillCalibratesAndRunsOnItsShare) {
   }
 }
 
+// With OMP_PLACES set, the OpenMP runtime fixes its places from the mask the process starts
+// with: a rank bound to one core by the launcher would keep its in-process teams (calibration,
+// dist_* cells) there, whatever share it moves to later.
+TEST(MpiRun, ARankBoundToOneCoreWithOmpPlacesRunsItsOwnOpenmpTeamsOnItsWholeShare) {
+  TempFolder folder;
+  const std::string path = folder.file("places.json");
+  CommandResult r = run_harness({"-p", "openmp", "-w", "dist_reduce", "-s", "4099", "--cache",
+                                 "warm", "-r", "3", "--warmup", "0", "--json", path},
+                                "export OMP_PLACES=threads OMP_PROC_BIND=spread; " + launcher(1) +
+                                    "--bind-to core --map-by core ");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  const int cpus = results["context"]["host"]["logical_cores"].get<int>();
+  if (cpus < 2) GTEST_SKIP() << "one CPU: a share of one core cannot be told from the launcher's";
+  EXPECT_FALSE(contains(r.err, "warning")) << r.err;
+  const std::string places = "threads: " + std::to_string(cpus) + " places";
+  ASSERT_FALSE(results["results"].empty());
+  for (const nlohmann::json& cell : results["results"]) {
+    EXPECT_EQ(cell["team"]["places"], places) << cell.dump();
+    EXPECT_EQ(cell["team"]["threads"], cpus) << cell.dump();
+  }
+  for (const nlohmann::json& peak : results["context"]["peaks"]) {
+    EXPECT_TRUE(contains(peak["measured_by"].get<std::string>(),
+                         "on " + std::to_string(cpus) + " OpenMP threads"))
+        << peak.dump();
+  }
+}
+
 TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
   TempFolder folder;
   const std::string path = folder.file("slow.json");

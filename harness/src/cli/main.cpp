@@ -7,6 +7,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/harness_app.hpp"
 #include "isolate/worker_process.hpp"
+#include "ranks/rank_placement.hpp"
 
 #include <exception>
 #include <iostream>
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == "show") {
       return plugbench::run_show(argc - 1, argv + 1);
     }
+    plugbench::restart_on_rank_share(argc, argv);
     try {
       ranks = plugbench::join_rank_group(&argc, &argv);
     } catch (const std::runtime_error& e) {

@@ -4,12 +4,16 @@
 #include "record/host_info.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace plugbench {
 
@@ -62,7 +66,66 @@ std::string first_line(const std::string& path) {
   return line;
 }
 
+// This process's local rank and the number of local ranks, as the launcher's environment gives
+// them before MPI starts.
+std::optional<std::pair<int, int>> launcher_local_rank() {
+  const std::pair<const char*, const char*> variables[] = {
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+      {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"}};
+  for (const auto& [rank_variable, size_variable] : variables) {
+    const char* rank = std::getenv(rank_variable);
+    const char* size = std::getenv(size_variable);
+    if (!rank || !size) continue;
+    const int local_rank = std::atoi(rank), local_ranks = std::atoi(size);
+    if (local_ranks >= 1 && local_rank >= 0 && local_rank < local_ranks) {
+      return std::pair{local_rank, local_ranks};
+    }
+  }
+  return std::nullopt;
+}
+
+bool keeps_launcher_cpus(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument = argv[i];
+    if (argument == "--rank-cpus=launcher") return true;
+    if (argument == "--rank-cpus" && i + 1 < argc && std::string_view(argv[i + 1]) == "launcher") {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Set in the environment of the harness started again on its share: it is not started a third
+// time, whatever the system made of the mask.
+constexpr const char* kRestartedOnShare = "PLUGBENCH_RESTARTED_ON_RANK_SHARE";
+
+std::vector<int> cpu_list(const cpu_set_t& cpus) {
+  std::vector<int> list;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &cpus)) list.push_back(cpu);
+  }
+  return list;
+}
+
 }  // namespace
+
+void restart_on_rank_share(int argc, char** argv) {
+  if (std::getenv(kRestartedOnShare) || keeps_launcher_cpus(argc, argv)) return;
+  const std::optional<std::pair<int, int>> local = launcher_local_rank();
+  if (!local) return;
+  const std::vector<int> share = cpu_share(host_job_cpus(), local->first, local->second);
+  if (share.empty() || share == process_cpus()) return;
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int cpu : share) {
+    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
+  }
+  if (sched_setaffinity(0, sizeof mask, &mask) != 0) return;
+  if (setenv(kRestartedOnShare, "1", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  // The exec failed: this process goes on, and place_rank warns if its OpenMP places miss the
+  // share.
+}
 
 std::vector<int> host_job_cpus() {
   std::ifstream cgroups("/proc/self/cgroup");
@@ -138,6 +201,15 @@ nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_d
     } else if (!share.empty()) {
       cpus_chosen_by =
           "the launcher's binding (the system refused the share " + cpu_list_text(share) + ")";
+    }
+    const std::optional<cpu_set_t> places = openmp_runtime_place_cpus();
+    if (places && cpu_list(*places) != cpus) {
+      std::cerr << "harness: warning: rank " << place.rank << "'s OpenMP runtime bound its places "
+                << "to CPUs " << cpu_list_text(cpu_list(*places))
+                << " before the rank was moved to its CPUs " << cpu_list_text(cpus)
+                << ": its own OpenMP teams (the host calibration, dist_* cells of host plugins) "
+                   "run there. Start the ranks with an MPI launcher that sets the local rank "
+                   "(Open MPI, MPICH), or bind them on purpose and pass --rank-cpus launcher.\n";
     }
   }
   return {{"rank", place.rank},

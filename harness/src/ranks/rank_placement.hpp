@@ -35,6 +35,15 @@ std::vector<int> process_cpus();
 std::string cpu_list_text(const std::vector<int>& cpus);
 std::vector<int> cpus_from_text(const std::string& text);
 
+// Before MPI starts, for a process that an MPI launcher (Open MPI's mpirun, MPICH's Hydra)
+// started as a local rank, unless `--rank-cpus launcher` is among the arguments: moves it onto
+// its share of the host's CPUs and starts the harness again in its place (execv of argv), once.
+// The OpenMP runtime fixes its places (OMP_PLACES, OMP_PROC_BIND) from the mask the process
+// starts with, so only a fresh start builds them from the share: a launcher that bound the rank
+// to one core would otherwise keep every in-process OpenMP team (calibration, dist_* cells) on
+// that core. Returns where nothing needed to change, or where the exec failed.
+void restart_on_rank_share(int argc, char** argv);
+
 // Places this rank: picks its device (into `device`) and, when a launcher started it and unless
 // `keep_launcher_cpus`, confines it
 // and the workers it will start to its share of the host's CPUs (Open MPI binds each of two ranks

@@ -77,6 +77,10 @@ bool confine_process_to_cpus(const std::vector<int>& cpus) {
 std::optional<cpu_set_t> openmp_place_cpus() {
   // A confined rank's share is what its workers may use, whatever places libgomp found at start.
   if (const std::optional<cpu_set_t>& confined = cpu_confinement()) return confined;
+  return openmp_runtime_place_cpus();
+}
+
+std::optional<cpu_set_t> openmp_runtime_place_cpus() {
   const int places = omp_get_num_places();
   if (places <= 0) return std::nullopt;
   cpu_set_t cpus;

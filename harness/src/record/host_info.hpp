@@ -22,6 +22,10 @@ nlohmann::json build_description();
 // or OMP_PLACES is set). Nothing when there are no places, i.e. no binding.
 std::optional<cpu_set_t> openmp_place_cpus();
 
+// The CPUs of the places the OpenMP runtime itself fixed at start-up, whatever confinement came
+// later; nothing when it has no places.
+std::optional<cpu_set_t> openmp_runtime_place_cpus();
+
 // Confines the calling thread, and every process it starts from then on, to `cpus` (an MPI
 // rank's share of the host): they stand for the OpenMP places above from then on, and the
 // default OpenMP team (unless OMP_NUM_THREADS is set) is one thread per CPU of the share.
