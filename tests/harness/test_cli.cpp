@@ -186,7 +186,9 @@ TEST(Cli, TheDefaultResultsFileGoesUnderResults) {
   EXPECT_TRUE(contains(r.out, "results: results/"));
 }
 
-TEST(Cli, AWrongAnswerFailsTheCellKeepsItsTimingAndExitsOne) {
+// A wrong answer keeps its time (it was measured), but no speedup: a ranking by speedup would
+// put a plugin that skips work first.
+TEST(Cli, AWrongAnswerFailsTheCellKeepsItsTimingNotASpeedupAndExitsOne) {
   TempFolder folder;
   std::string path = folder.file("r.json");
   CommandResult r =
@@ -201,9 +203,12 @@ TEST(Cli, AWrongAnswerFailsTheCellKeepsItsTimingAndExitsOne) {
   EXPECT_FALSE((*wrong)["verification"]["passed"].get<bool>());
   EXPECT_EQ((*wrong)["verification"]["error"], 1.0);
   EXPECT_FALSE((*wrong)["time"]["kernel"].is_null());
+  EXPECT_TRUE((*wrong)["speedup"].is_null()) << wrong->dump();
+  EXPECT_TRUE((*wrong)["speedup_end_to_end"].is_null()) << wrong->dump();
   const nlohmann::json* good = find_cell(results, "cpu_serial");
   ASSERT_NE(good, nullptr);
   EXPECT_EQ((*good)["status"], "ok");
+  EXPECT_EQ((*good)["speedup"], 1.0);
 }
 
 TEST(Cli, APluginErrorIsRecordedWithItsMessageAndExitsThree) {

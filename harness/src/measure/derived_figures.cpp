@@ -46,7 +46,8 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
       }
     }
     cell.work_rate = (traffic.work > 0 ? traffic.work : double(cell.shape.n)) / seconds;
-    if (base) {
+    // A wrong answer's time was measured, but a speedup would rank it.
+    if (base && cell.status == status::ok) {
       cell.baseline = base->plugin + "/" + base->variant;
       cell.speedup = base->kernel->median_ms / cell.kernel->median_ms;
       if (base->end_to_end && cell.end_to_end && cell.end_to_end->median_ms > 0) {
