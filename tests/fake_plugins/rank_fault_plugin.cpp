@@ -7,6 +7,8 @@
 // PLUGBENCH_FAKE_TERM_RANK=r: rank r's kernel sends SIGTERM to its harness (a signal that reaches
 // one rank only). PLUGBENCH_FAKE_WRONG_SORT_RANK=r: rank r's sort puts its keys in descending
 // order (the distributed sort's verification must name that rank).
+// PLUGBENCH_FAKE_TERM_SELF_RANK=r: rank r's first sort sends SIGTERM to its own process (a
+// distributed cell runs in the rank's process: the signal reaches that rank only).
 #include <plugbench/host_services.hpp>
 
 #include <signal.h>
@@ -50,6 +52,11 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
 }
 
 void sort_by_rank(plugbench::sdk::Call& call) {
+  static bool terminated = false;  // once: a second signal ends the harness at once
+  if (!terminated && this_rank_is("PLUGBENCH_FAKE_TERM_SELF_RANK")) {
+    terminated = true;
+    ::kill(::getpid(), SIGTERM);
+  }
   const auto* keys = call.input<std::uint32_t>(0);
   auto* sorted = call.output<std::uint32_t>(0);
   std::copy(keys, keys + call.n(), sorted);

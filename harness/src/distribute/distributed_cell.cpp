@@ -6,6 +6,7 @@
 #include "distribute/exchange_steps.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/cell_protocol.hpp"
+#include "run/stop_signal.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -94,7 +95,11 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
     Measurement m = measure(name, measure_with, [&] {
       if (settings.cache == CacheMode::cold) session.flush_cache();
       session.sync();
-      exchange.barrier();
+      // The meeting before the sample carries each rank's stop signal: all stop, or none.
+      const std::vector<std::int64_t> stops = exchange.allgather({stop_requested() ? 1 : 0});
+      if (std::any_of(stops.begin(), stops.end(), [](std::int64_t s) { return s != 0; })) {
+        throw DistributedCellStopped{};
+      }
       const auto start = Clock::now();
       const PassTimes times = steps->run();
       session.sync();

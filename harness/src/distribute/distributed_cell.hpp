@@ -1,7 +1,8 @@
 // distributed_cell.hpp: the measurement protocol of one distributed cell on this rank, in lock-step
 // with the other ranks of `exchange`: a checked pass verified over every rank, warm-up passes,
 // timed passes (each a sample of local compute, exchange and total), and a last checked pass.
-// Never throws for a plugin's failure or a rank that does not answer: the cell records it.
+// Never throws for a plugin's failure or a rank that does not answer: the cell records it. A stop
+// signal (SIGINT, SIGTERM) on any rank ends the cell at its next sample on every rank.
 #pragma once
 
 #include "load/plugin_session.hpp"
@@ -21,6 +22,10 @@ struct DistributedCellSpec {
   Scaling scaling;
   MpiStaging staging;
 };
+
+// Thrown on every rank of `exchange` together, at the meeting before a sample, when a stop signal
+// reached any of them: the cell in flight is dropped, as a worker's is.
+struct DistributedCellStopped {};
 
 CellResult measure_distributed_cell(const DistributedCellSpec& spec, const PluginSession& session,
                                     const KernelRecord& kernel, const RunSettings& settings,

@@ -107,7 +107,13 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
                              request.shape, settings_.scaling, settings_.staging};
     return measure_distributed_cell(spec, open, *kernel, request.settings, exchange);
   };
-  CellResult cell = measure_on(*all_);
+  std::optional<CellResult> measured;
+  try {
+    measured = measure_on(*all_);
+  } catch (const DistributedCellStopped&) {
+    return std::nullopt;  // a stop signal on some rank: every rank drops this cell
+  }
+  CellResult& cell = *measured;
   if (all_->ranks() == 1 && cell.kernel) {
     cell.distributed->one_rank_ms = cell.kernel->median_ms;
   } else if (all_->rank() == 0 && cell.status == status::ok) {
@@ -119,6 +125,8 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
       }
     } catch (const std::bad_alloc&) {
       cell.message = "no one-rank time: " + std::string(kNoMemoryForProblem);
+    } catch (const DistributedCellStopped&) {
+      cell.message = "no one-rank time: stopped by a signal";
     }
   }
   return cell;
