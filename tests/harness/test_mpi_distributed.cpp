@@ -211,7 +211,7 @@ TEST(MpiDistributed, ASignalOnOneRankDropsTheCellInFlightOnEveryRankAndWritesThe
   const std::string path = folder.file("term.json");
   CommandResult r = run_harness(
       {"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank", "-w", "dist_sort", "-s",
-       "2^10,2^11", "--cache", "warm", "-r", "100000", "--warmup", "0", "-q", "--json", path},
+       "2^10,2^11", "--cache", "cold", "-r", "100000", "--warmup", "0", "-q", "--json", path},
       launcher(2, "PLUGBENCH_FAKE_TERM_SELF_RANK=1"));
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   nlohmann::json results = read_json(path);

@@ -5,6 +5,7 @@
 #include "isolate/stdout_diversion.hpp"
 #include "record/host_info.hpp"
 #include "record/results_json.hpp"
+#include "run/stop_signal.hpp"
 
 #include <new>
 
@@ -116,7 +117,7 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
   CellResult& cell = *measured;
   if (all_->ranks() == 1 && cell.kernel) {
     cell.distributed->one_rank_ms = cell.kernel->median_ms;
-  } else if (all_->rank() == 0 && cell.status == status::ok) {
+  } else if (all_->rank() == 0 && cell.status == status::ok && !stop_requested()) {
     // The same cell on one rank alone, the others waiting at their next meeting.
     try {
       const CellResult alone = measure_on(*alone_);

@@ -100,6 +100,11 @@ Measurement measure(const std::string& name, const MeasureSettings& settings,
   std::exception_ptr failure;
   std::vector<std::string> part_names;
   auto body = [&](benchmark::State& state) {
+    // Google Benchmark runs every repetition after a failed one: the rest are not sampled.
+    if (failure) {
+      state.SkipWithError("an earlier sample failed");
+      return;
+    }
     for (auto _ : state) {
       Sample result;
       try {

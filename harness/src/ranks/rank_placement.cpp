@@ -84,11 +84,23 @@ std::optional<std::pair<int, int>> launcher_local_rank() {
   return std::nullopt;
 }
 
+// The option parser takes any unambiguous prefix of a long option: "--ra" already names
+// --rank-cpus (no other option starts so).
+bool names_rank_cpus(std::string_view option) {
+  return option.size() >= 4 && std::string_view("--rank-cpus").substr(0, option.size()) == option;
+}
+
 bool keeps_launcher_cpus(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view argument = argv[i];
-    if (argument == "--rank-cpus=launcher") return true;
-    if (argument == "--rank-cpus" && i + 1 < argc && std::string_view(argv[i + 1]) == "launcher") {
+    const std::size_t equals = argument.find('=');
+    if (equals != std::string_view::npos) {
+      if (names_rank_cpus(argument.substr(0, equals)) &&
+          argument.substr(equals + 1) == "launcher") {
+        return true;
+      }
+    } else if (names_rank_cpus(argument) && i + 1 < argc &&
+               std::string_view(argv[i + 1]) == "launcher") {
       return true;
     }
   }
