@@ -205,19 +205,42 @@ TEST(MpiDistributed, AWrongSortOnOneRankFailsVerificationAndNamesThatRank) {
 }
 
 // A distributed cell runs in the rank's process, without a worker to stop: a signal on one rank
-// must still end the cell in flight on every rank at its next sample, and the file be written.
-TEST(MpiDistributed, ASignalOnOneRankDropsTheCellInFlightOnEveryRankAndWritesTheFile) {
+// must still end the cell in flight on every rank at its next sample, and the file be written;
+// with --mpi-sync none too, where the ranks meet before a distributed cell all the same.
+class DistributedStop : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DistributedStop, ASignalOnOneRankDropsTheCellInFlightOnEveryRankAndWritesTheFile) {
   TempFolder folder;
   const std::string path = folder.file("term.json");
-  CommandResult r = run_harness(
-      {"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank", "-w", "dist_sort", "-s",
-       "2^10,2^11", "--cache", "cold", "-r", "100000", "--warmup", "0", "-q", "--json", path},
-      launcher(2, "PLUGBENCH_FAKE_TERM_SELF_RANK=1"));
+  CommandResult r = run_harness({"--plugin-dir",
+                                 fake_plugin_dir("rank_fault"),
+                                 "-p",
+                                 "fake_rank",
+                                 "-w",
+                                 "dist_sort",
+                                 "-s",
+                                 "2^10,2^11",
+                                 "--cache",
+                                 "cold",
+                                 "-r",
+                                 "100000",
+                                 "--warmup",
+                                 "0",
+                                 "--mpi-sync",
+                                 GetParam(),
+                                 "--timeout",
+                                 "60",
+                                 "-q",
+                                 "--json",
+                                 path},
+                                launcher(2, "PLUGBENCH_FAKE_TERM_SELF_RANK=1"));
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   nlohmann::json results = read_json(path);
   EXPECT_FALSE(results["complete"].get<bool>());
   EXPECT_EQ(results["interrupted_by_signal"], 15);
   EXPECT_TRUE(results["results"].empty()) << results["results"].dump();
 }
+
+INSTANTIATE_TEST_SUITE_P(MpiDistributed, DistributedStop, ::testing::Values("lockstep", "none"));
 
 }  // namespace

@@ -64,7 +64,9 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
       cells.push_back(decided_cell(spec, planned_cell));
       continue;
     }
-    stop = meetings.before_cell(std::max(stop, stop_signal_number()));
+    // A distributed cell is run by every rank together: they meet before it even without
+    // lock-step, so that a rank that stops does not leave the others in its collectives.
+    stop = meetings.before_cell(std::max(stop, stop_signal_number()), spec.workload->distributed());
     if (stop != 0 || meetings.lost()) break;
     progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
     std::optional<CellResult> cell =

@@ -64,8 +64,8 @@ int RankMeetings::meet(int stop, double timeout_s, const std::string& where) {
   return stop;
 }
 
-int RankMeetings::before_cell(int stop) {
-  if (!lockstep()) return stop;
+int RankMeetings::before_cell(int stop, bool together) {
+  if (!lockstep() && !together) return stop;
   return meet(stop, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
 }
 

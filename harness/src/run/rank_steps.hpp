@@ -30,8 +30,9 @@ class RankMeetings {
  public:
   // `cell_timeout_s`: the longest a cell may take (--timeout); 0: no limit.
   RankMeetings(RankGroup& ranks, bool lockstep, double cell_timeout_s);
-  // Before a cell, in lock-step (alone or with --mpi-sync none: `stop` itself).
-  int before_cell(int stop);
+  // Before a cell, in lock-step or where the ranks run the cell `together` (a distributed cell);
+  // alone or with --mpi-sync none otherwise: `stop` itself.
+  int before_cell(int stop, bool together = false);
   // After a problem whose slowest rank ran `cells_run` cells since the last meeting.
   int after_problem(int stop, std::size_t cells_run);
   // Before every rank's facts are gathered; `timeout_s` bounds what the others may still be
