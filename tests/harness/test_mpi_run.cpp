@@ -121,7 +121,11 @@ TEST(MpiRun, ARankBoundToOneCoreWithOmpPlacesRunsItsOwnOpenmpTeamsOnItsWholeShar
                                     "--bind-to core --map-by core ");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   nlohmann::json results = read_json(path);
-  const int cpus = results["context"]["host"]["logical_cores"].get<int>();
+  // The rank's share: the CPUs its openmp process may use (the job's cpuset, not the online CPUs).
+  int cpus = 0;
+  for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+    if (plugin["name"] == "openmp") cpus = plugin["process"]["cpus"].get<int>();
+  }
   if (cpus < 2) GTEST_SKIP() << "one CPU: a share of one core cannot be told from the launcher's";
   EXPECT_FALSE(contains(r.err, "warning")) << r.err;
   const std::string places = "threads: " + std::to_string(cpus) + " places";
