@@ -111,14 +111,6 @@ bool keeps_launcher_cpus(int argc, char** argv) {
 // time, whatever the system made of the mask.
 constexpr const char* kRestartedOnShare = "PLUGBENCH_RESTARTED_ON_RANK_SHARE";
 
-std::vector<int> cpu_list(const cpu_set_t& cpus) {
-  std::vector<int> list;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &cpus)) list.push_back(cpu);
-  }
-  return list;
-}
-
 }  // namespace
 
 void restart_on_rank_share(int argc, char** argv) {
@@ -127,11 +119,7 @@ void restart_on_rank_share(int argc, char** argv) {
   if (!local) return;
   const std::vector<int> share = cpu_share(host_job_cpus(), local->first, local->second);
   if (share.empty() || share == process_cpus()) return;
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  for (int cpu : share) {
-    if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
-  }
+  const cpu_set_t mask = cpu_mask(share);
   if (sched_setaffinity(0, sizeof mask, &mask) != 0) return;
   if (setenv(kRestartedOnShare, "1", 1) != 0) return;
   execv("/proc/self/exe", argv);
@@ -161,12 +149,8 @@ std::vector<int> host_job_cpus() {
 std::vector<int> process_cpus() {
   cpu_set_t mask;
   CPU_ZERO(&mask);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &mask)) cpus.push_back(cpu);
-  }
-  return cpus;
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return {};
+  return cpus_in(mask);
 }
 
 std::string cpu_list_text(const std::vector<int>& cpus) {
@@ -215,9 +199,9 @@ nlohmann::json place_rank(const RankGroup& ranks, std::optional<int> requested_d
           "the launcher's binding (the system refused the share " + cpu_list_text(share) + ")";
     }
     const std::optional<cpu_set_t> places = openmp_runtime_place_cpus();
-    if (places && cpu_list(*places) != cpus) {
+    if (places && cpus_in(*places) != cpus) {
       std::cerr << "harness: warning: rank " << place.rank << "'s OpenMP runtime bound its places "
-                << "to CPUs " << cpu_list_text(cpu_list(*places))
+                << "to CPUs " << cpu_list_text(cpus_in(*places))
                 << " before the rank was moved to its CPUs " << cpu_list_text(cpus)
                 << ": its own OpenMP teams (the host calibration, dist_* cells of host plugins) "
                    "run there. Start the ranks with an MPI launcher that sets the local rank "

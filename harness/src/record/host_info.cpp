@@ -59,12 +59,25 @@ std::optional<cpu_set_t>& cpu_confinement() {
 }
 }  // namespace
 
-bool confine_process_to_cpus(const std::vector<int>& cpus) {
+cpu_set_t cpu_mask(const std::vector<int>& cpus) {
   cpu_set_t mask;
   CPU_ZERO(&mask);
   for (int cpu : cpus) {
     if (cpu >= 0 && cpu < CPU_SETSIZE) CPU_SET(cpu, &mask);
   }
+  return mask;
+}
+
+std::vector<int> cpus_in(const cpu_set_t& mask) {
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &mask)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+bool confine_process_to_cpus(const std::vector<int>& cpus) {
+  cpu_set_t mask = cpu_mask(cpus);
   if (CPU_COUNT(&mask) == 0) return false;
   if (pthread_setaffinity_np(pthread_self(), sizeof mask, &mask) != 0) return false;
   cpu_confinement() = mask;

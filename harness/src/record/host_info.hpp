@@ -26,6 +26,10 @@ std::optional<cpu_set_t> openmp_place_cpus();
 // later; nothing when it has no places.
 std::optional<cpu_set_t> openmp_runtime_place_cpus();
 
+// A CPU list as a mask (CPUs outside the mask's range left out), and back.
+cpu_set_t cpu_mask(const std::vector<int>& cpus);
+std::vector<int> cpus_in(const cpu_set_t& mask);
+
 // Confines the calling thread, and every process it starts from then on, to `cpus` (an MPI
 // rank's share of the host): they stand for the OpenMP places above from then on, and the
 // default OpenMP team (unless OMP_NUM_THREADS is set) is one thread per CPU of the share.
