@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "../cpu_common/radix_digits.hpp"
+#include "combining_scatter.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 
 namespace {
 
 namespace cpu = plugbench::cpu;
-using plugbench::openmp::ThreadRange;
+using plugbench::openmp::CombiningScatter;
+using plugbench::openmp::IgnoreLeavingKeys;
 
 // lsd_radix: four passes of 8-bit digits; each pass counts its digits with a read of the array
 // and writes every key straight to its place.
@@ -135,93 +137,33 @@ class BlockOwners {
   int last_;
 };
 
-// A thread's scatter for lsd_radix_combining: keys of each digit gather in a block of BlockKeys
-// (in L2) and reach memory a block at a time, streamed when `stream`, instead of one store into
-// each of the digits' places: whole blocks keep the memory's writes sequential. A block is
-// streamed only when this thread fills all of it; the partial blocks at the ends of a digit's run,
-// shared with the neighbouring thread's run, are stored normally. Given a next pass, the keys'
-// next digits are counted as a block leaves, for the threads that will read them in that pass.
-template <class Digits, std::uint32_t BlockKeys>
-class CombiningScatter {
- public:
-  CombiningScatter(bool stream, const BlockOwners& owners) : stream_(stream), owners_(owners) {}
+// The on_leave of lsd_radix_combining's scatter when a pass makes the next pass's counts: the
+// next digits of keys leaving for [position, position + count) are counted into
+// counts[t * Digits::kBuckets + d] for the thread t whose block holds them in the next pass.
+template <class Digits>
+struct CountNextDigits {
+  const BlockOwners& owners;
+  int next_pass;
+  std::uint32_t* counts;
 
-  void operator()(const std::uint32_t* source, ThreadRange block, int pass,
-                  const std::uint64_t* offsets, std::uint32_t* target, int next_pass,
-                  std::uint32_t* next_counts) {
-    next_pass_ = next_pass;
-    next_counts_ = next_counts;
-    for (int digit = 0; digit < Digits::kBuckets; ++digit) {
-      line_start_[digit] = offsets[digit] - offsets[digit] % BlockKeys;
-      first_[digit] = fill_[digit] = static_cast<std::uint32_t>(offsets[digit] % BlockKeys);
-    }
-    for (std::uint64_t i = block.begin; i < block.end; ++i) {
-      const std::uint32_t key = source[i];
-      const unsigned digit = Digits::of(key, pass);
-      std::uint32_t fill = fill_[digit];
-      lines_[digit].keys[fill] = key;
-      if (++fill == BlockKeys) {
-        write_line(digit, target);
-        fill = 0;
-      }
-      fill_[digit] = fill;
-    }
-    for (int digit = 0; digit < Digits::kBuckets; ++digit) {
-      const std::uint32_t first = first_[digit];
-      const std::uint32_t* keys = lines_[digit].keys;
-      std::copy(keys + first, keys + fill_[digit], target + line_start_[digit] + first);
-      count_next(keys + first, fill_[digit] - first, line_start_[digit] + first);
-    }
-  }
-
- private:
-  void write_line(unsigned digit, std::uint32_t* target) {
-    const std::uint32_t first = first_[digit];
-    const std::uint32_t* keys = lines_[digit].keys;
-    std::uint32_t* line = target + line_start_[digit];
-    if (first == 0) {
-      plugbench::openmp::store_values(line, keys, BlockKeys, stream_);
-    } else {
-      std::copy(keys + first, keys + BlockKeys, line + first);
-    }
-    count_next(keys + first, BlockKeys - first, line_start_[digit] + first);
-    line_start_[digit] += BlockKeys;
-    first_[digit] = 0;
-  }
-
-  // Counts the next digits of keys[0, count), which now lie at [position, position + count), into
-  // next_counts_[t * kBuckets + d] for the thread t whose block holds them in the next pass.
-  void count_next(const std::uint32_t* keys, std::uint32_t count, std::uint64_t position) {
-    if (next_pass_ < 0) return;
-    const int next_pass = next_pass_;  // a local: the counts' stores could alias the member
+  void operator()(const std::uint32_t* keys, std::uint32_t count, std::uint64_t position) const {
+    const int pass = next_pass;  // a local: the counts' stores could alias the member
     while (count > 0) {
-      const int owner = owners_.owner(position);
-      const std::uint64_t room = owners_.end_of(owner) - position;
+      const int owner = owners.owner(position);
+      const std::uint64_t room = owners.end_of(owner) - position;
       const auto part = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, room));
-      std::uint32_t* row = next_counts_ + static_cast<std::size_t>(owner) * Digits::kBuckets;
-      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i], next_pass)];
+      std::uint32_t* row = counts + static_cast<std::size_t>(owner) * Digits::kBuckets;
+      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i], pass)];
       keys += part;
       count -= part;
       position += part;
     }
   }
-
-  struct alignas(64) Block {
-    std::uint32_t keys[BlockKeys];
-  };
-  Block lines_[Digits::kBuckets];
-  std::uint64_t line_start_[Digits::kBuckets];
-  std::uint32_t first_[Digits::kBuckets];
-  std::uint32_t fill_[Digits::kBuckets];
-  bool stream_;
-  BlockOwners owners_;
-  int next_pass_ = -1;
-  std::uint32_t* next_counts_ = nullptr;
 };
 
 // How a pass after the first gets the digit counts of each thread's block: by reading the block
 // before the pass (a read of the array per pass), or made by the previous pass as its blocks leave
-// (CombiningScatter; no read, but the cores' work per key grows).
+// (CountNextDigits; no read, but the cores' work per key grows).
 enum class NextCounts { reread, while_scattering };
 
 // lsd_radix_combining: Digits::kPasses passes; the input's digits are all counted in one read,
@@ -251,7 +193,7 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
     const int threads = omp_get_num_threads();
     const auto block = plugbench::openmp::thread_range(n, thread, threads);
     const BlockOwners owners(n, threads);
-    auto scatter = std::make_unique<CombiningScatter<Digits, BlockKeys>>(stream, owners);
+    auto scatter = std::make_unique<CombiningScatter<kBuckets, BlockKeys>>(stream);
     std::vector<std::uint32_t>& my_next = next_counts[static_cast<std::size_t>(thread)];
     if constexpr (next_counts_by == NextCounts::while_scattering) {
       my_next.assign(static_cast<std::size_t>(threads) * kBuckets, 0);
@@ -312,7 +254,13 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
           running += counts[static_cast<std::size_t>(t) * kBuckets + digit];
         }
       }
-      (*scatter)(source, block, pass, offsets, target, next_pass, my_next.data());
+      const auto digit_of = [pass](std::uint32_t key) { return Digits::of(key, pass); };
+      if (next_pass >= 0) {
+        (*scatter)(source, block, digit_of, offsets, target,
+                   CountNextDigits<Digits>{owners, next_pass, my_next.data()});
+      } else {
+        (*scatter)(source, block, digit_of, offsets, target, IgnoreLeavingKeys{});
+      }
       plugbench::openmp::fence_streaming_stores();
 #pragma omp barrier
       if (next_pass >= 0) {

@@ -2,7 +2,8 @@
 // every distribution, at the awkward sizes of awkward_sizes.hpp (tiny, prime, not powers of two;
 // the same ones harness --check-plugin uses), checked against the harness's references. One test
 // per kernel, registered at run time from what the plugins declare; a plugin that cannot run here
-// (a GPU plugin without a GPU) is skipped with its reason.
+// (a GPU plugin without a GPU) is skipped with its reason. Every sort kernel also sorts keys skewed
+// into one bucket of a radix split digit after digit.
 #include "load/plugin_loader.hpp"
 #include "measure/cell_protocol.hpp"
 #include "plan/awkward_sizes.hpp"
@@ -10,8 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <random>
+#include <string>
 #include <tuple>
 
 namespace plugbench {
@@ -79,6 +83,64 @@ class KernelOnAwkwardSizes : public ::testing::Test {
   const KernelRecord* kernel_;
 };
 
+// Keys that leave most of them in one bucket of a radix split for several digits in a row, with a
+// few spread over the whole range: every sort kernel, each of its levels of splits.
+struct SkewedKeys {
+  const char* name;
+  std::uint32_t (*key)(std::mt19937& gen);
+};
+const SkewedKeys kSkewedKeys[] = {
+    {"one_prefix_of_three_bytes",
+     [](std::mt19937& gen) -> std::uint32_t {
+       return gen() % 100 == 0 ? gen() : 0x12345600u + gen() % 200;
+     }},
+    {"one_key_and_a_few_others",
+     [](std::mt19937& gen) -> std::uint32_t { return gen() % 100 == 0 ? gen() : 0x12345678u; }},
+    {"three_runs_under_one_top_byte",
+     [](std::mt19937& gen) -> std::uint32_t {
+       return gen() % 50 == 0 ? gen() : 0xAB000000u + (gen() % 3 << 16) + gen() % 65536;
+     }},
+};
+
+class SortOnSkewedKeys : public ::testing::Test {
+ public:
+  SortOnSkewedKeys(const PluginRecord* plugin, const KernelRecord* kernel)
+      : plugin_(plugin), kernel_(kernel) {}
+
+  void TestBody() override {
+    if (plugin_->state != PluginState::available) {
+      GTEST_SKIP() << plugin_->name << " is " << to_string(plugin_->state) << ": "
+                   << plugin_->reason;
+    }
+    const Workload* workload = WorkloadRegistry::instance().find("sort");
+    ASSERT_NE(workload, nullptr);
+    PluginSession session(*plugin_, 0);
+    RunSettings settings;
+    settings.repetitions = 1;
+    settings.warmup = 0;
+    settings.cache = CacheMode::warm;
+    for (const SkewedKeys& keys : kSkewedKeys) {
+      for (std::uint64_t n : {std::uint64_t{300007}, std::uint64_t{1} << 21}) {
+        SCOPED_TRACE(std::string(keys.name) + " n=" + std::to_string(n));
+        const Shape shape{n, n, 1};
+        ProblemData problem = workload->generate(shape, "uniform");
+        std::mt19937 gen(11);
+        for (std::uint32_t& key : problem.inputs.at(0).as<std::uint32_t>()) key = keys.key(gen);
+        const auto reference = workload->reference(problem);
+        CellResult cell = measure_cell(*workload, problem, *reference, session, *kernel_, settings);
+        if (cell.status == "unsupported") continue;
+        EXPECT_EQ(cell.status, "ok") << cell.message;
+        ASSERT_TRUE(cell.verification.has_value()) << cell.message;
+        EXPECT_TRUE(cell.verification->passed) << cell.verification->detail;
+      }
+    }
+  }
+
+ private:
+  const PluginRecord* plugin_;
+  const KernelRecord* kernel_;
+};
+
 void register_kernel_tests() {
   static const std::vector<PluginRecord> plugins =
       discover_plugins({{plugbench::testing::plugin_dir(), "test", true}});
@@ -93,6 +155,13 @@ void register_kernel_tests() {
                               [plugin = &plugin, kernel = &kernel]() -> ::testing::Test* {
                                 return new KernelOnAwkwardSizes(plugin, kernel);
                               });
+      if (kernel.workload == "sort") {
+        ::testing::RegisterTest("SortOnSkewedKeys", name.c_str(), nullptr, nullptr, __FILE__,
+                                __LINE__,
+                                [plugin = &plugin, kernel = &kernel]() -> ::testing::Test* {
+                                  return new SortOnSkewedKeys(plugin, kernel);
+                                });
+      }
     }
   }
 }
