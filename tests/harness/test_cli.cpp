@@ -9,7 +9,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace plugbench {
 namespace {
@@ -97,6 +100,44 @@ TEST(Cli, MalformedSizesAreUsageErrors) {
     CommandResult r = run_harness({"--sizes", sizes, "--dry-run"});
     EXPECT_EQ(r.exit_code, 2) << sizes;
     EXPECT_TRUE(contains(r.err, "--sizes: bad size")) << r.err;
+  }
+}
+
+TEST(Cli, WorkloadsNamedInSizesGetTheirOwnTheRestTheListWithoutAName) {
+  CommandResult r =
+      run_harness({"--dry-run", "-p", "cpu_serial", "-w", "reduce,histogram,sort,scan", "-s",
+                   "2^12", "-s", "histogram=64x32", "-s", "sort,scan=2^10,2^11"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "reduce  n = 4096 (2^12)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "histogram  n = 64x32 (2048)")) << r.out;
+  EXPECT_FALSE(contains(r.out, "histogram  n = 4096")) << r.out;
+  EXPECT_TRUE(contains(r.out, "sort  n = 1024 (2^10)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "scan  n = 2048 (2^11)")) << r.out;
+  EXPECT_FALSE(contains(r.out, "sort  n = 4096")) << r.out;
+
+  // Without a list for the rest, the workloads not named keep their own sizes.
+  CommandResult defaults =
+      run_harness({"--dry-run", "-p", "cpu_serial", "-w", "reduce,sort", "-s", "sort=2^10"});
+  EXPECT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_TRUE(contains(defaults.out, "reduce  n = 16777216 (2^24)")) << defaults.out;
+  EXPECT_TRUE(contains(defaults.out, "sort  n = 1024 (2^10)")) << defaults.out;
+}
+
+TEST(Cli, SizesForAnUnknownUnselectedOrTwiceNamedWorkloadAreUsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"-s", "sotr=2^10"}, "--sizes: unknown workload 'sotr' in 'sotr=2^10'; valid: reduce"},
+      {{"-w", "reduce", "-s", "sort=2^10"}, "sizes for sort, which this run does not include"},
+      {{"-s", "sort=2^10", "-s", "sort,dot=2^12"}, "workload 'sort' is given sizes twice"},
+      {{"-s", "2^10", "-s", "2^12"}, "two lists without a workload name ('2^12')"},
+      {{"-s", "sort=2^x"}, "--sizes: bad size"},
+      {{"-s", "=2^10"}, "has an empty entry"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    std::vector<std::string> command = arguments;
+    command.push_back("--dry-run");
+    CommandResult r = run_harness(command);
+    EXPECT_EQ(r.exit_code, 2) << arguments.back();
+    EXPECT_TRUE(contains(r.err, message)) << r.err;
   }
 }
 

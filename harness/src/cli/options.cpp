@@ -25,9 +25,10 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "workloads, a comma list or 'all' (every one but the distributed dist_reduce and "
       "dist_sort, which run when named)")("workloads", po::value<std::string>(&list_options[1]),
                                           "same as --workload")(
-      "sizes,s", po::value<std::string>(&o.sizes),
+      "sizes,s", po::value<std::vector<std::string>>(&o.sizes)->composing(),
       "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
-      "default: each workload's own")(
+      "default: each workload's own. Repeatable, WORKLOAD[,WORKLOAD...]=SIZES for some "
+      "workloads: -s 2^28 -s histogram=7680x4320 (the list without a name is for the rest)")(
       "distribution,d", po::value<std::string>(&list_options[2]),
       "input distributions, a comma list or 'all'; default: each workload's first")(
       "variants,v", po::value<std::string>(&list_options[3])->default_value("all"),

@@ -25,7 +25,9 @@ struct Options {
   std::vector<std::string> workloads = {"all"};
   std::vector<std::string> distributions;  // empty: each workload's default
   std::vector<std::string> variants = {"all"};
-  std::string sizes;               // empty: each workload's default sizes
+  // One entry per -s: "SIZES" for every workload, or "WORKLOAD[,WORKLOAD...]=SIZES" for those;
+  // none: each workload's default sizes.
+  std::vector<std::string> sizes;
   std::optional<int> repetitions;  // empty: automatic (see kDefaultRepetitions)
   double min_time = 0;             // seconds per repetition; 0: one call per sample
   int warmup = 1;

@@ -5,6 +5,8 @@
 #include "record/text_list.hpp"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 
 namespace plugbench {
@@ -129,6 +131,40 @@ std::vector<SizeRequest> parse_size_option(const std::string& text) {
   }
 }
 
+// The -s lists: one per named workload, and at most one without a name for the others.
+struct SizePlan {
+  std::map<std::string, std::vector<SizeRequest>> named;
+  std::optional<std::vector<SizeRequest>> rest;
+};
+
+SizePlan plan_sizes(const std::vector<std::string>& entries) {
+  SizePlan plan;
+  for (const std::string& entry : entries) {
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos) {
+      if (plan.rest) {
+        throw UsageError("--sizes: two lists without a workload name ('" + entry +
+                         "'); give one list for every workload, the others as WORKLOAD=SIZES");
+      }
+      plan.rest = parse_size_option(entry);
+      continue;
+    }
+    const std::vector<SizeRequest> requests = parse_size_option(entry.substr(equals + 1));
+    for (const std::string& name : split_list(entry.substr(0, equals), "sizes")) {
+      if (WorkloadRegistry::instance().find(name) == nullptr) {
+        std::vector<std::string> names;
+        for (const Workload* w : WorkloadRegistry::instance().all()) names.push_back(w->name());
+        throw UsageError("--sizes: unknown workload '" + name + "' in '" + entry +
+                         "'; valid: " + join(names));
+      }
+      if (!plan.named.emplace(name, requests).second) {
+        throw UsageError("--sizes: workload '" + name + "' is given sizes twice");
+      }
+    }
+  }
+  return plan;
+}
+
 // --variants: "all", variant names ("sequential"), plugin-qualified names ("cpu_serial/std_sort"),
 // and exclusions with a leading '-' ("all,-cpu_serial/std_sort"). Opt-in kernels run only when
 // named.
@@ -197,14 +233,16 @@ MatrixChoices matrix_choices(const Options& options) {
   choices.variants = options.variants;
   choices.baseline = options.baseline;
   choices.baseline_given = options.baseline_given;
-  std::vector<SizeRequest> user_sizes;
-  if (!options.sizes.empty()) user_sizes = parse_size_option(options.sizes);
-  choices.shapes = [user_sizes, given = !options.sizes.empty()](const Workload& workload) {
-    std::vector<SizeRequest> requests = user_sizes;
-    if (!given) {
-      for (const std::string& text : workload.default_sizes()) {
-        for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
-      }
+  const SizePlan sizes = plan_sizes(options.sizes);
+  for (const auto& [name, requests] : sizes.named) choices.sized_workloads.push_back(name);
+  choices.shapes = [sizes](const Workload& workload) {
+    if (auto named = sizes.named.find(workload.name()); named != sizes.named.end()) {
+      return shapes_for(workload, named->second);
+    }
+    if (sizes.rest) return shapes_for(workload, *sizes.rest);
+    std::vector<SizeRequest> requests;
+    for (const std::string& text : workload.default_sizes()) {
+      for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
     }
     return shapes_for(workload, requests);
   };
@@ -217,6 +255,13 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
   matrix.plugins = select_plugins(options, plugins, plugins_named);
   std::vector<const Workload*> workloads = select_workloads(options);
   check_distribution_names(options, workloads);
+  for (const std::string& name : options.sized_workloads) {
+    if (std::none_of(workloads.begin(), workloads.end(),
+                     [&](const Workload* w) { return w->name() == name; })) {
+      throw UsageError("--sizes gives sizes for " + name +
+                       ", which this run does not include; add it to --workload or drop its sizes");
+    }
+  }
   bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
     return p.state != PluginState::broken && p.name == options.baseline;
   });

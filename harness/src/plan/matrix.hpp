@@ -50,10 +50,12 @@ struct MatrixChoices {
   std::string baseline;         // planned first
   bool baseline_given = false;  // named by the user: then it must exist
   std::function<ShapeList(const Workload&)> shapes;
+  std::vector<std::string> sized_workloads;  // named in WORKLOAD=SIZES: each must be selected
 };
 
-// A run's choices: --sizes, or each workload's default sizes. Throws UsageError for a malformed
-// size.
+// A run's choices: --sizes (a list for every workload, lists for named workloads), or each
+// workload's default sizes. Throws UsageError for a malformed size, an unknown workload name, a
+// workload given sizes twice, or two lists without a name.
 MatrixChoices matrix_choices(const Options& options);
 
 // Throws UsageError for unknown names, listing the valid choices.
