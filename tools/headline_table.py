@@ -2,7 +2,7 @@
 """headline_table.py: one markdown table of median kernel times at one size, a row per workload and
 distribution, a column per plugin (its fastest verified variant), from one or more results files.
 
-usage: headline_table.py RESULTS.json [MORE.json ...] [--n 2^28] [--distributions first|all]
+usage: headline_table.py RESULTS.json [MORE.json ...] [--n 2^28] [--workload-n WORKLOAD=N ...]
 Cells that are not `ok` are left out; each entry is "time (GB/s or G iterations/s)"."""
 import argparse
 import json
