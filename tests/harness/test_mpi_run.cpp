@@ -2,6 +2,7 @@
 // with every rank's cells and each cell's spread, the slow rank named, a crashing rank's cell
 // recorded without hanging the others, and ranks that plan differently refused.
 #include "mpi_launcher.hpp"
+#include "ranks/rank_placement.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -97,15 +98,16 @@ TEST(MpiRun, ARankBoundToOneCoreByTheLauncherStillCalibratesAndRunsOnItsShare) {
       launcher(1) + "--bind-to core --map-by core ");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   nlohmann::json results = read_json(path);
-  const std::string threads =
-      "on " + std::to_string(results["context"]["host"]["logical_cores"].get<int>()) +
-      " OpenMP threads";
+  // The one rank's share is every CPU the job may use (the online CPUs, or fewer in a container
+  // whose cpuset is smaller), not the one core the launcher bound it to.
+  const auto share = static_cast<int>(host_job_cpus().size());
+  const std::string threads = "on " + std::to_string(share) + " OpenMP threads";
   for (const nlohmann::json& peak : results["context"]["peaks"]) {
     EXPECT_TRUE(contains(peak["measured_by"].get<std::string>(), threads)) << peak.dump();
   }
   for (const nlohmann::json& plugin : results["context"]["plugins"]) {
     if (plugin["name"] != "openmp") continue;
-    EXPECT_EQ(plugin["process"]["cpus"], results["context"]["host"]["logical_cores"]);
+    EXPECT_EQ(plugin["process"]["cpus"], share);
   }
 }
 
