@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """host_targets_table.py: issue #22's targets for the `openmp` plugin against one results file, as
 a markdown table: per target, the fastest verified `openmp` variant's figure, `cpu_serial`'s beside
-it, and whether the target is met.
+it, and whether the target is met (the sort's spread over key distributions is judged for the
+variant fastest on uniform keys, and every variant's worst distribution is listed under the table).
+Cells that are not ok, not verified or without a time do not count; a figure the file lacks (a
+null percent of peak) gives "unknown".
 
 usage: host_targets_table.py RESULTS.json [--plugin openmp] [--serial cpu_serial]
 
@@ -25,26 +28,46 @@ TIME_TARGETS = [  # workload, distributions, size, at most ms
     ("mandelbrot", ["full"], "3840x2160", 120.0),
 ]
 SORT_SPREAD = 1.20  # every key distribution within 20 % of uniform
+SORT_DISTRIBUTIONS = ["sorted", "reverse", "equal", "few", "top_bit"]
 
 
-def fastest(cells, plugin, workload, distribution, size):
-    """The plugin's fastest verified cell for one problem, or None."""
-    found = [c for c in cells if c["plugin"] == plugin and c["workload"] == workload
-             and c["distribution"] == distribution and c["size"] == size and c["status"] == "ok"
-             and (c.get("verification") or {}).get("passed")]
-    return min(found, key=lambda c: c["time"]["kernel"]["median_ms"], default=None)
+def usable(cell):
+    """An ok, verified cell with a positive median time; anything else does not count."""
+    if not isinstance(cell, dict) or cell.get("status") != "ok":
+        return False
+    if not (cell.get("verification") or {}).get("passed"):
+        return False
+    median = ((cell.get("time") or {}).get("kernel") or {}).get("median_ms")
+    return isinstance(median, (int, float)) and median > 0
+
+
+def matching(cells, plugin, workload, distribution, size, variant=None):
+    return [c for c in cells if c.get("plugin") == plugin and c.get("workload") == workload
+            and c.get("distribution") == distribution and c.get("size") == size
+            and (variant is None or c.get("variant") == variant)]
+
+
+def fastest(cells, plugin, workload, distribution, size, variant=None):
+    """The plugin's fastest verified cell for one problem (of one variant if given), or None."""
+    return min(matching(cells, plugin, workload, distribution, size, variant), key=ms,
+               default=None)
 
 
 def ms(cell):
     return cell["time"]["kernel"]["median_ms"]
 
 
+def percent(cell):
+    value = cell.get("percent_of_peak")
+    return value if isinstance(value, (int, float)) else None
+
+
 def figure(cell, with_percent):
     if cell is None:
         return "missing"
     text = f"{ms(cell):.4g} ms"
-    if with_percent and cell.get("percent_of_peak") is not None:
-        text += f", {cell['percent_of_peak']:.1f} %"
+    if with_percent and percent(cell) is not None:
+        text += f", {percent(cell):.1f} %"
     return text
 
 
@@ -57,24 +80,28 @@ def main():
     try:
         with open(args.file) as f:
             cells = json.load(f)["results"]
+        if not isinstance(cells, list):
+            raise TypeError("'results' is not a list")
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"host_targets_table.py: {args.file}: not a readable results file ({e})")
+    cells = [c for c in cells if usable(c)]
 
     rows = []
 
     def row(target, size, distribution, cell, serial, met):
-        variant = cell["variant"] if cell else "-"
-        verdict = "missing" if met is None else ("yes" if met else "no")
+        variant = cell.get("variant", "?") if cell else "-"
+        verdict = "missing" if cell is None else ("unknown" if met is None else
+                                                  ("yes" if met else "no"))
         rows.append(f"| {target} | {size} | {distribution} | `{variant}` | "
                     f"{figure(cell, True)} | {figure(serial, False)} | {verdict} |")
 
-    for workload, distributions, sizes, percent in PERCENT_TARGETS:
+    for workload, distributions, sizes, floor in PERCENT_TARGETS:
         for size in sizes:
             for distribution in distributions:
                 cell = fastest(cells, args.plugin, workload, distribution, size)
                 serial = fastest(cells, args.serial, workload, distribution, size)
-                met = None if cell is None else cell.get("percent_of_peak", 0.0) >= percent
-                row(f"{workload} ≥ {percent:.0f} % of the peak", size, distribution, cell, serial,
+                met = None if cell is None or percent(cell) is None else percent(cell) >= floor
+                row(f"{workload} ≥ {floor:.0f} % of the peak", size, distribution, cell, serial,
                     met)
     for workload, distributions, size, limit in TIME_TARGETS:
         for distribution in distributions:
@@ -82,17 +109,33 @@ def main():
             serial = fastest(cells, args.serial, workload, distribution, size)
             met = None if cell is None else ms(cell) <= limit
             row(f"{workload} ≤ {limit:g} ms", size, distribution, cell, serial, met)
+    # The spread is a property of one kernel: each distribution against the same variant's
+    # uniform time, for the variant fastest on uniform keys (the one the time target judges).
     uniform = fastest(cells, args.plugin, "sort", "uniform", "2^28")
-    for distribution in ["sorted", "reverse", "equal", "few", "top_bit"]:
-        cell = fastest(cells, args.plugin, "sort", distribution, "2^28")
+    variant = uniform.get("variant") if uniform else None
+    for distribution in SORT_DISTRIBUTIONS:
+        cell = fastest(cells, args.plugin, "sort", distribution, "2^28", variant)
         serial = fastest(cells, args.serial, "sort", distribution, "2^28")
         met = None if cell is None or uniform is None else ms(cell) <= SORT_SPREAD * ms(uniform)
         ratio = "" if met is None else f" ({ms(cell) / ms(uniform):.2f}× uniform)"
         row(f"sort ≤ {SORT_SPREAD:.1f}× uniform{ratio}", "2^28", distribution, cell, serial, met)
-
+    # Every variant's worst distribution, so that one meeting the spread but not the time shows.
+    spreads = []
+    for name in sorted({c.get("variant") for c in cells if c.get("plugin") == args.plugin
+                        and c.get("workload") == "sort" and c.get("size") == "2^28"}):
+        base = fastest(cells, args.plugin, "sort", "uniform", "2^28", name)
+        times = [fastest(cells, args.plugin, "sort", d, "2^28", name) for d in SORT_DISTRIBUTIONS]
+        if base is None or any(t is None for t in times):
+            continue
+        worst = max(ms(t) / ms(base) for t in times)
+        spreads.append(f"`{name}` {ms(base):.4g} ms uniform, worst {worst:.2f}×")
     print(f"| target | n | distribution | {args.plugin} variant | {args.plugin} | {args.serial} | met |")
     print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    if spreads:
+        print()
+        print("Sort, each variant's uniform time and its slowest distribution against it: " +
+              "; ".join(spreads) + ".")
 
 
 if __name__ == "__main__":

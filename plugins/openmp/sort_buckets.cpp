@@ -1,7 +1,9 @@
 // sort_buckets.cpp (openmp): uint32 keys ascending by a parallel MSD split into buckets that fit a
 // core's share of the cache, each then sorted by one thread with LSD passes that stay in cache.
 // The LSD sorts of sort.cpp cross the memory once per digit (four or three times); this one
-// crosses it about twice (a read to count, a read and a write to split) whatever the key width.
+// crosses it about twice for keys spread over their range (a read to count, a read and a write to
+// split); keys that fill part of it cost a second count, and buckets too large for one thread a
+// split by the team again.
 #include <plugbench/plugin_sdk.hpp>
 
 #include <omp.h>

@@ -130,7 +130,7 @@ TEST(Cli, SizesForAnUnknownUnselectedOrTwiceNamedWorkloadAreUsageErrors) {
       {{"-s", "sort=2^10", "-s", "sort,dot=2^12"}, "workload 'sort' is given sizes twice"},
       {{"-s", "2^10", "-s", "2^12"}, "two lists without a workload name ('2^12')"},
       {{"-s", "sort=2^x"}, "--sizes: bad size"},
-      {{"-s", "=2^10"}, "has an empty entry"},
+      {{"-s", "=2^10"}, "'=2^10' names no workload before '='"},
   };
   for (const auto& [arguments, message] : cases) {
     std::vector<std::string> command = arguments;

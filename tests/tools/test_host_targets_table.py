@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Test of tools/host_targets_table.py on a results file made here: a target met, one missed, one
-whose cells are missing, the sort's spread over distributions, a faster cell that failed
-verification left out, and an unreadable file refused.
+"""Test of tools/host_targets_table.py on a results file made here: targets met (at the limit too),
+missed, missing and unknown (no peak), the sort's spread judged on one variant, cells that are not
+ok, not verified or without a time left out, and unreadable files refused.
 
 usage: test_host_targets_table.py TOOL
 Exit 0 passed, 1 failed."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,10 +25,18 @@ def main(tool):
         cell("openmp", "reduce", "mod100", "2^26", 3.5, 80.0, variant="parallel_for"),
         cell("cpu_serial", "reduce", "mod100", "2^26", 45.0, 6.0),
         cell("openmp", "reduce", "mod100", "2^28", 14.0, 80.0),
-        cell("openmp", "sort", "uniform", "2^28", 200.0, variant="msd_buckets"),
-        cell("openmp", "sort", "few", "2^28", 230.0),
-        cell("openmp", "sort", "sorted", "2^28", 250.0),
+        cell("openmp", "dot", "uniform", "2^26", 5.0, 85.0),  # exactly at the target: met
+        cell("openmp", "dot", "uniform", "2^28", 19.0, None),  # no peak known: unknown
+        dict(cell("openmp", "scan", "small", "2^26", 1.0, 99.0), status="error"),  # not ok
+        cell("openmp", "sort", "uniform", "2^28", 224.0, variant="msd_buckets"),  # at the limit
+        cell("openmp", "sort", "few", "2^28", 260.0, variant="msd_buckets"),
+        cell("openmp", "sort", "sorted", "2^28", 280.0, variant="msd_buckets"),
         cell("openmp", "sort", "sorted", "2^28", 1.0, passed=False, variant="wrong"),
+        # Faster on few, slower on uniform: the spread is judged on msd_buckets alone.
+        cell("openmp", "sort", "uniform", "2^28", 300.0, variant="lsd"),
+        cell("openmp", "sort", "few", "2^28", 100.0, variant="lsd"),
+        {"plugin": "openmp", "workload": "sort", "status": "ok"},  # no size, no time: ignored
+        dict(cell("openmp", "sort", "reverse", "2^28", 1.0), time=None),
     ]
     folder = tempfile.mkdtemp(prefix="plugbench_targets_")
     path = os.path.join(folder, "r.json")
@@ -47,10 +56,13 @@ def main(tool):
     expected = [
         ("reduce ≥ 85", "2^26", "mod100", "yes", "`unrolled` | 3 ms, 90.0 % | 45 ms"),
         ("reduce ≥ 85", "2^28", "mod100", "no", "14 ms, 80.0 %"),
-        ("dot ≥ 85", "2^28", "uniform", "missing", "missing"),
+        ("dot ≥ 85", "2^26", "uniform", "yes", "5 ms, 85.0 %"),
+        ("dot ≥ 85", "2^28", "uniform", "unknown", "19 ms |"),
+        ("scan ≥ 75", "2^26", "small", "missing", "missing"),
         ("sort ≤ 224 ms", "2^28", "uniform", "yes", "`msd_buckets`"),
-        ("sort ≤ 1.2× uniform (1.15× uniform)", "2^28", "few", "yes", "230 ms"),
-        ("sort ≤ 1.2× uniform (1.25× uniform)", "2^28", "sorted", "no", "250 ms"),
+        ("sort ≤ 1.2× uniform (1.16× uniform)", "2^28", "few", "yes", "`msd_buckets` | 260 ms"),
+        ("sort ≤ 1.2× uniform (1.25× uniform)", "2^28", "sorted", "no", "280 ms"),
+        ("sort ≤ 1.2× uniform", "2^28", "reverse", "missing", "missing"),
         ("sort ≤ 1.2× uniform", "2^28", "equal", "missing", "missing"),
     ]
     for target, size, distribution, want, text in expected:
@@ -61,17 +73,20 @@ def main(tool):
     if result.returncode != 0:
         failures.append(f"exit {result.returncode}: {result.stderr}")
 
-    broken = os.path.join(folder, "broken.json")
-    with open(broken, "w") as f:
-        f.write("{not json")
-    refused = subprocess.run([sys.executable, tool, broken], capture_output=True, text=True)
-    if refused.returncode == 0 or "not a readable results file" not in refused.stderr:
-        failures.append(f"an unreadable file: exit {refused.returncode}, {refused.stderr!r}")
+    for name, text in [("broken.json", "{not json"), ("null.json", '{"results": null}'),
+                       ("list.json", "[1, 2]")]:
+        broken = os.path.join(folder, name)
+        with open(broken, "w") as f:
+            f.write(text)
+        refused = subprocess.run([sys.executable, tool, broken], capture_output=True, text=True)
+        if refused.returncode != 1 or "not a readable results file" not in refused.stderr:
+            failures.append(f"{name}: exit {refused.returncode}, {refused.stderr!r}")
+    shutil.rmtree(folder)
 
     for failure in failures:
         print("FAILED:", failure)
     if not failures:
-        print(f"passed: {len(expected)} targets checked, the unreadable file refused")
+        print(f"passed: {len(expected)} targets checked, three unreadable files refused")
     return 1 if failures else 0
 
 

@@ -149,6 +149,11 @@ SizePlan plan_sizes(const std::vector<std::string>& entries) {
       plan.rest = parse_size_option(entry);
       continue;
     }
+    if (equals == 0) {
+      throw UsageError("--sizes: '" + entry +
+                       "' names no workload before '='; write "
+                       "WORKLOAD[,WORKLOAD...]=SIZES, or the sizes alone for every workload");
+    }
     const std::vector<SizeRequest> requests = parse_size_option(entry.substr(equals + 1));
     for (const std::string& name : split_list(entry.substr(0, equals), "sizes")) {
       if (WorkloadRegistry::instance().find(name) == nullptr) {
