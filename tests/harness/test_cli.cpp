@@ -115,9 +115,10 @@ TEST(Cli, WorkloadsNamedInSizesGetTheirOwnTheRestTheListWithoutAName) {
   EXPECT_TRUE(contains(r.out, "scan  n = 2048 (2^11)")) << r.out;
   EXPECT_FALSE(contains(r.out, "sort  n = 4096")) << r.out;
 
-  // Without a list for the rest, the workloads not named keep their own sizes.
-  CommandResult defaults =
-      run_harness({"--dry-run", "-p", "cpu_serial", "-w", "reduce,sort", "-s", "sort=2^10"});
+  // Without a list for the rest, the workloads not named keep their own sizes; an empty -s (an
+  // empty variable in a script) is no list.
+  CommandResult defaults = run_harness(
+      {"--dry-run", "-p", "cpu_serial", "-w", "reduce,sort", "-s", "", "-s", "sort=2^10"});
   EXPECT_EQ(defaults.exit_code, 0) << defaults.err;
   EXPECT_TRUE(contains(defaults.out, "reduce  n = 16777216 (2^24)")) << defaults.out;
   EXPECT_TRUE(contains(defaults.out, "sort  n = 1024 (2^10)")) << defaults.out;

@@ -140,6 +140,7 @@ struct SizePlan {
 SizePlan plan_sizes(const std::vector<std::string>& entries) {
   SizePlan plan;
   for (const std::string& entry : entries) {
+    if (entry.empty()) continue;  // -s "" (an empty variable in a script): the defaults
     const auto equals = entry.find('=');
     if (equals == std::string::npos) {
       if (plan.rest) {
