@@ -100,7 +100,7 @@ TEST(MpiRun, ARankBoundToOneCoreByTheLauncherStillCalibratesAndRunsOnItsShare) {
   nlohmann::json results = read_json(path);
   // The one rank's share is every CPU the job may use (the online CPUs, or fewer in a container
   // whose cpuset is smaller), not the one core the launcher bound it to.
-  const auto share = static_cast<int>(host_job_cpus().size());
+  const auto share = static_cast<int>(plugbench::host_job_cpus().size());
   const std::string threads = "on " + std::to_string(share) + " OpenMP threads";
   for (const nlohmann::json& peak : results["context"]["peaks"]) {
     EXPECT_TRUE(contains(peak["measured_by"].get<std::string>(), threads)) << peak.dump();
