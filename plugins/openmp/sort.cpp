@@ -15,6 +15,7 @@
 
 #include "../cpu_common/radix_digits.hpp"
 #include "combining_scatter.hpp"
+#include "scatter_offsets.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 
@@ -74,16 +75,10 @@ void lsd_radix(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* 
         std::copy(local, local + cpu::kRadixBuckets, mine[pass].begin());
 #pragma omp barrier
       }
-      // This thread's keys of digit d go after all keys of smaller digits and after the keys of
-      // digit d in the blocks of lower threads.
       std::uint64_t offsets[cpu::kRadixBuckets];
-      std::uint64_t running = 0;
-      for (int digit = 0; digit < cpu::kRadixBuckets; ++digit) {
-        for (int t = 0; t < threads; ++t) {
-          if (t == thread) offsets[digit] = running;
-          running += thread_counts[t][pass][digit];
-        }
-      }
+      plugbench::openmp::thread_offsets(
+          cpu::kRadixBuckets, threads, thread, 0,
+          [&](int t, int digit) { return thread_counts[t][pass][digit]; }, offsets);
       for (std::uint64_t i = block.begin; i < block.end; ++i) {
         const std::uint32_t key = source[i];
         target[offsets[cpu::radix_digit(key, pass)]++] = key;
@@ -244,16 +239,11 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
                   counts.begin() + static_cast<std::ptrdiff_t>(thread) * kBuckets);
 #pragma omp barrier
       }
-      // This thread's keys of digit d go after all keys of smaller digits and after the keys of
-      // digit d in the blocks of lower threads.
       std::uint64_t offsets[kBuckets];
-      std::uint64_t running = 0;
-      for (int digit = 0; digit < kBuckets; ++digit) {
-        for (int t = 0; t < threads; ++t) {
-          if (t == thread) offsets[digit] = running;
-          running += counts[static_cast<std::size_t>(t) * kBuckets + digit];
-        }
-      }
+      plugbench::openmp::thread_offsets(
+          kBuckets, threads, thread, 0,
+          [&](int t, int digit) { return counts[static_cast<std::size_t>(t) * kBuckets + digit]; },
+          offsets);
       const auto digit_of = [pass](std::uint32_t key) { return Digits::of(key, pass); };
       if (next_pass >= 0) {
         (*scatter)(source, block, digit_of, offsets, target,

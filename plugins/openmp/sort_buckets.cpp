@@ -19,6 +19,7 @@
 
 #include "../cpu_common/radix_digits.hpp"
 #include "combining_scatter.hpp"
+#include "scatter_offsets.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 
@@ -52,6 +53,13 @@ struct Bucket {
   KeySplit split() const { return {lo, std::max(0, width - kSplitBits)}; }
 };
 
+// The bucket of one digit of `split`: `keys` keys from `begin` on in `where`.
+Bucket digit_bucket(KeySplit split, int digit, std::uint64_t begin, std::uint64_t keys,
+                    Where where) {
+  return {begin, begin + keys, where,
+          split.base + (static_cast<std::uint32_t>(digit) << split.shift), split.shift};
+}
+
 // The split by the top 8 bits in which keys in [min, max] differ: narrower than Bucket::split
 // when the keys fill only part of the bucket's range.
 KeySplit split_over(std::uint32_t min, std::uint32_t max) {
@@ -80,7 +88,8 @@ struct alignas(64) BlockCounts {
   }
 };
 
-constexpr int kMaxBucketDigitBits = 11;
+// The widest digit of the LSD passes in cache: 2048 counters, 8 KiB.
+constexpr int kMaxBits = 11;
 
 void sort_in_cache(const Bucket& bucket, const std::uint32_t* data, std::uint32_t* sorted,
                    std::uint32_t* scratch, std::uint64_t l2_keys);
@@ -100,9 +109,8 @@ void split_in_thread(const Bucket& bucket, const std::uint32_t* data, std::uint3
     const std::uint64_t keys = offsets[digit];
     offsets[digit] = begin;
     if (keys > 0) {
-      parts.push_back({begin, begin + keys, Where::scratch,
-                       split.base + (static_cast<std::uint32_t>(digit) << split.shift),
-                       split.shift});
+      parts.push_back(digit_bucket(split, digit, begin, keys,
+                                   other == sorted ? Where::sorted : Where::scratch));
     }
     begin += keys;
   }
@@ -120,7 +128,6 @@ void split_in_thread(const Bucket& bucket, const std::uint32_t* data, std::uint3
 // l2_keys, a bucket larger than that with more than one pass to run is split first.
 void sort_in_cache(const Bucket& bucket, const std::uint32_t* data, std::uint32_t* sorted,
                    std::uint32_t* scratch, std::uint64_t l2_keys) {
-  constexpr int kMaxBits = kMaxBucketDigitBits;
   constexpr int kMaxPasses = (32 + kMaxBits - 1) / kMaxBits;
   const std::uint64_t size = bucket.size();
   std::uint32_t* result = sorted + bucket.begin;
@@ -251,13 +258,10 @@ class BucketSort {
 #pragma omp barrier
     }
     std::uint64_t offsets[kSplitBuckets];
-    std::uint64_t running = bucket.begin;
-    for (int digit = 0; digit < kSplitBuckets; ++digit) {
-      for (int t = 0; t < threads; ++t) {
-        if (t == thread) offsets[digit] = running;
-        running += counts_[static_cast<std::size_t>(t)].digits[digit];
-      }
-    }
+    omp_host::thread_offsets(
+        kSplitBuckets, threads, thread, bucket.begin,
+        [&](int t, int digit) { return counts_[static_cast<std::size_t>(t)].digits[digit]; },
+        offsets);
     scatter.set_streaming(omp_host::worth_streaming(bucket.size() * sizeof(std::uint32_t)));
     scatter(source, block, split_, offsets, target, omp_host::IgnoreLeavingKeys{});
     omp_host::fence_streaming_stores();
@@ -292,9 +296,7 @@ class BucketSort {
       std::uint64_t keys = 0;
       for (std::size_t t = 0; t < threads; ++t) keys += counts_[t].digits[digit];
       if (keys == 0) continue;
-      const Bucket bucket{begin, begin + keys, where,
-                          split_.base + (static_cast<std::uint32_t>(digit) << split_.shift),
-                          split_.shift};
+      const Bucket bucket = digit_bucket(split_, digit, begin, keys, where);
       (bucket.size() > small_limit_ && bucket.width > 0 ? next_large_ : small_).push_back(bucket);
       begin += keys;
     }

@@ -42,22 +42,39 @@ const CachedProblem& problem_for(const Workload& workload, const std::string& di
   return *entry;
 }
 
-class KernelOnAwkwardSizes : public ::testing::Test {
+// One registered kernel's test: skipped with the reason where its plugin cannot run here; the
+// plugin's session (its worker state) is shared by all tests of the plugin.
+class KernelTest : public ::testing::Test {
  public:
-  KernelOnAwkwardSizes(const PluginRecord* plugin, const KernelRecord* kernel)
+  KernelTest(const PluginRecord* plugin, const KernelRecord* kernel)
       : plugin_(plugin), kernel_(kernel) {}
 
-  void TestBody() override {
+  void TestBody() final {
     if (plugin_->state != PluginState::available) {
       GTEST_SKIP() << plugin_->name << " is " << to_string(plugin_->state) << ": "
                    << plugin_->reason;
     }
-    const Workload* workload = WorkloadRegistry::instance().find(kernel_->workload);
-    ASSERT_NE(workload, nullptr) << "no workload named " << kernel_->workload;
     static std::map<std::string, std::unique_ptr<PluginSession>> sessions;
     auto& session = sessions[plugin_->name];
     if (!session) session = std::make_unique<PluginSession>(*plugin_, 0);
+    run(*session);
+  }
 
+ protected:
+  virtual void run(PluginSession& session) = 0;
+
+  const PluginRecord* plugin_;
+  const KernelRecord* kernel_;
+};
+
+class KernelOnAwkwardSizes : public KernelTest {
+ public:
+  using KernelTest::KernelTest;
+
+ private:
+  void run(PluginSession& session) override {
+    const Workload* workload = WorkloadRegistry::instance().find(kernel_->workload);
+    ASSERT_NE(workload, nullptr) << "no workload named " << kernel_->workload;
     RunSettings settings;
     settings.repetitions = 1;
     settings.warmup = 0;
@@ -68,7 +85,7 @@ class KernelOnAwkwardSizes : public ::testing::Test {
                      std::to_string(shape.width) + "x" + std::to_string(shape.height) + ")");
         const CachedProblem& problem = problem_for(*workload, distribution, shape);
         CellResult cell =
-            measure_cell(*workload, problem.data, *problem.reference, *session, *kernel_, settings);
+            measure_cell(*workload, problem.data, *problem.reference, session, *kernel_, settings);
         if (cell.status == "unsupported") continue;  // a declared limit, reported as such
         EXPECT_EQ(cell.status, "ok") << cell.message;
         ASSERT_TRUE(cell.verification.has_value()) << cell.message;
@@ -77,10 +94,6 @@ class KernelOnAwkwardSizes : public ::testing::Test {
       }
     }
   }
-
- private:
-  const PluginRecord* plugin_;
-  const KernelRecord* kernel_;
 };
 
 // Keys that leave most of them in one bucket of a radix split for several digits in a row, with a
@@ -102,19 +115,14 @@ const SkewedKeys kSkewedKeys[] = {
      }},
 };
 
-class SortOnSkewedKeys : public ::testing::Test {
+class SortOnSkewedKeys : public KernelTest {
  public:
-  SortOnSkewedKeys(const PluginRecord* plugin, const KernelRecord* kernel)
-      : plugin_(plugin), kernel_(kernel) {}
+  using KernelTest::KernelTest;
 
-  void TestBody() override {
-    if (plugin_->state != PluginState::available) {
-      GTEST_SKIP() << plugin_->name << " is " << to_string(plugin_->state) << ": "
-                   << plugin_->reason;
-    }
+ private:
+  void run(PluginSession& session) override {
     const Workload* workload = WorkloadRegistry::instance().find("sort");
     ASSERT_NE(workload, nullptr);
-    PluginSession session(*plugin_, 0);
     RunSettings settings;
     settings.repetitions = 1;
     settings.warmup = 0;
@@ -135,10 +143,6 @@ class SortOnSkewedKeys : public ::testing::Test {
       }
     }
   }
-
- private:
-  const PluginRecord* plugin_;
-  const KernelRecord* kernel_;
 };
 
 void register_kernel_tests() {
