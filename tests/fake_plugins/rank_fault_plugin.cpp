@@ -4,9 +4,9 @@
 // PLUGBENCH_FAKE_SLOW_RANK=r: rank r sleeps 100 ms a call, the others 1 ms (wide apart, so that a
 // loaded machine's scheduling delays cannot blur them). PLUGBENCH_FAKE_CRASH_RANK=r:
 // rank r's worker aborts in the kernel. PLUGBENCH_FAKE_HANG_RANK=r: rank r's kernel never returns.
-// PLUGBENCH_FAKE_TERM_RANK=r: rank r's kernel sends SIGTERM to its harness (a signal that reaches
-// one rank only). PLUGBENCH_FAKE_WRONG_SORT_RANK=r: rank r's sort puts its keys in descending
-// order (the distributed sort's verification must name that rank).
+// PLUGBENCH_FAKE_TERM_RANK=r: rank r's first kernel call sends SIGTERM to its harness (a signal
+// that reaches one rank only). PLUGBENCH_FAKE_WRONG_SORT_RANK=r: rank r's sort puts its keys in
+// descending order (the distributed sort's verification must name that rank).
 // PLUGBENCH_FAKE_TERM_SELF_RANK=r: rank r's first sort sends SIGTERM to its own process (a
 // distributed cell runs in the rank's process: the signal reaches that rank only).
 #include <plugbench/host_services.hpp>
@@ -36,7 +36,13 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
     std::fputs("fake_rank: this rank's kernel aborts\n", stderr);
     std::abort();
   }
-  if (this_rank_is("PLUGBENCH_FAKE_TERM_RANK")) ::kill(::getppid(), SIGTERM);
+  // Once per worker: a second signal ends the harness at once, and a slow machine (a sanitizer
+  // build on two cores) can run the kernel again before the harness has stopped this worker.
+  static bool terminated = false;
+  if (!terminated && this_rank_is("PLUGBENCH_FAKE_TERM_RANK")) {
+    terminated = true;
+    ::kill(::getppid(), SIGTERM);
+  }
   while (this_rank_is("PLUGBENCH_FAKE_HANG_RANK")) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
