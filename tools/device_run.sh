@@ -12,8 +12,10 @@
 #   tools/device_run.sh measure-probes NAME [opts] the standalone measurement probes
 #                                                  (tools/probes/README.md): NAME-host.csv and
 #                                                  NAME-gpu.csv, options given to both
+#   tools/device_run.sh peak-probe NAME [opts]     tools/probes/host_peak_probe.cpp: NAME.csv
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # PLUGBENCH_TUNINGS=ON builds cuda_optimized's tunings too (plugins/cuda_optimized/README.md).
+# PLUGBENCH_CUDA=OFF builds the host side only (no CUDA configure): host-only batches start sooner.
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
@@ -34,7 +36,7 @@ build() {
   [[ -d .deps/boost_program_options/src ]] &&
     boost_po=(-DPLUGBENCH_BOOST_PROGRAM_OPTIONS_SOURCE="$PWD/.deps/boost_program_options")
   # The copied tree's .git is stale: results record PLUGBENCH_SOURCE_COMMIT, given with the call.
-  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA=ON \
+  cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA="${PLUGBENCH_CUDA:-ON}" \
     -DPLUGBENCH_SOURCE_COMMIT="${PLUGBENCH_SOURCE_COMMIT:-}" \
     -DPLUGBENCH_TUNINGS="${PLUGBENCH_TUNINGS:-OFF}" \
     -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
@@ -165,6 +167,17 @@ stage_measure_probes() {
   echo "gpu probe exit code: $?"
 }
 
+# The host peak probe (tools/probes/host_peak_probe.cpp), to set beside a harness file's peaks.
+stage_peak_probe() {
+  local name="$1"
+  shift
+  g++ -O3 -march=native -std=c++20 -fopenmp tools/probes/host_peak_probe.cpp \
+    -o "$build_dir/host_peak_probe" >"$OUT/$name-build.log" 2>&1 || { tail -20 "$OUT/$name-build.log"; return; }
+  "$build_dir/host_peak_probe" "$@" >"$OUT/$name.csv" 2>&1
+  echo "peak probe exit code: $?"
+  cat "$OUT/$name.csv"
+}
+
 build
 while [[ $# -gt 0 ]]; do
   stage="$1"
@@ -180,6 +193,7 @@ while [[ $# -gt 0 ]]; do
     ncu) stage_ncu "${args[@]}" ;;
     probe) stage_probe "${args[@]}" ;;
     measure-probes) stage_measure_probes "${args[@]}" ;;
+    peak-probe) stage_peak_probe "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done

@@ -4,6 +4,7 @@
 // them, read-only workloads are held against the read rate, and the new fields reach the results.
 #include "measure/calibration.hpp"
 #include "measure/cpu_frequency.hpp"
+#include "measure/host_stream_loops.hpp"
 #include "measure/throttle_guard.hpp"
 #include "record/results_json.hpp"
 #include "test_support.hpp"
@@ -14,6 +15,8 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -281,6 +284,66 @@ TEST(PeakPerPattern, ReadOnlyWorkloadsAreHeldAgainstTheReadRate) {
   EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4200);
 }
 
+namespace {
+
+// 64-byte aligned 64-bit words 1, 2, 3, ... of `bytes` (the loops load whole aligned lines).
+struct CountingWords {
+  explicit CountingWords(std::uint64_t bytes)
+      : words(static_cast<std::uint64_t*>(std::aligned_alloc(64, bytes))), count(bytes / 8) {
+    std::iota(words, words + count, std::uint64_t{1});
+  }
+  ~CountingWords() { std::free(words); }
+  CountingWords(const CountingWords&) = delete;
+  CountingWords& operator=(const CountingWords&) = delete;
+  char* bytes() { return reinterpret_cast<char*>(words); }
+  std::vector<std::uint64_t> values() const { return {words, words + count}; }
+  std::uint64_t* words;
+  std::uint64_t count;
+};
+
+// An odd number of 128-byte pairs: no thread's share of a half is a round number of lines.
+constexpr std::uint64_t kLoopBytes = 128 * 1001;
+
+}  // namespace
+
+TEST(HostStreamLoops, EveryReadLoopReadsEveryWordOnceAtAnyTeamSize) {
+  CountingWords buffer(kLoopBytes);
+  const std::vector<std::uint64_t> words = buffer.values();
+  const std::uint64_t expected = std::accumulate(words.begin(), words.end(), std::uint64_t{0});
+  const auto loops = host_read_loops(buffer.bytes(), kLoopBytes);
+#if defined(__x86_64__)
+  EXPECT_EQ(loops.size(), 3u);  // a plain sum, wide loads, two streams
+#endif
+  const int before = omp_get_max_threads();
+  for (int threads : {1, 3, 7, 16}) {
+    omp_set_num_threads(threads);
+    for (const HostStreamLoop& loop : loops) {
+      EXPECT_EQ(loop.run(), expected) << loop.name << " on " << threads << " threads";
+      EXPECT_EQ(loop.bytes_per_pass, double(kLoopBytes)) << loop.name;
+    }
+  }
+  omp_set_num_threads(before);
+}
+
+TEST(HostStreamLoops, EveryCopyLoopCopiesEveryByteAtAnyTeamSize) {
+  CountingWords source(kLoopBytes), target(kLoopBytes);
+  const int before = omp_get_max_threads();
+  for (int threads : {1, 3, 7, 16}) {
+    omp_set_num_threads(threads);
+    const auto loops = host_copy_loops(target.bytes(), source.bytes(), kLoopBytes);
+#if defined(__x86_64__)
+    EXPECT_EQ(loops.size(), 2u);  // memcpy, streaming stores
+#endif
+    for (const HostStreamLoop& loop : loops) {
+      std::fill(target.words, target.words + target.count, 0);
+      loop.run();
+      EXPECT_EQ(target.values(), source.values()) << loop.name << " on " << threads << " threads";
+      EXPECT_EQ(loop.bytes_per_pass, 2.0 * double(kLoopBytes)) << loop.name;
+    }
+  }
+  omp_set_num_threads(before);
+}
+
 TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {
   TempFolder folder;
   CommandResult r = testing::run_harness({"-p", "cpu_serial", "-w", "reduce,scan", "-s", "65536",
@@ -292,6 +355,25 @@ TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {
     if (peak["memory_space"] == "host") patterns.insert(peak["pattern"].get<std::string>());
   }
   EXPECT_EQ(patterns, (std::set<std::string>{"copy", "read"}));
+  // Each host peak is the fastest of the loops it lists, and says which one that was.
+  for (const nlohmann::json& peak : results["context"]["peaks"]) {
+    if (peak["memory_space"] != "host") continue;
+    ASSERT_TRUE(peak.contains("methods")) << peak.dump();
+    double fastest = 0;
+    std::string fastest_name;
+    for (const nlohmann::json& method : peak["methods"]) {
+      if (method["gbps"].get<double>() > fastest) {
+        fastest = method["gbps"].get<double>();
+        fastest_name = method["name"].get<std::string>();
+      }
+    }
+    EXPECT_EQ(peak["gbps"].get<double>(), fastest) << peak.dump();
+    EXPECT_TRUE(testing::contains(peak["measured_by"].get<std::string>(), fastest_name))
+        << peak.dump();
+#if defined(__x86_64__)
+    EXPECT_EQ(peak["methods"].size(), peak["pattern"] == "read" ? 3u : 2u) << peak.dump();
+#endif
+  }
   for (const nlohmann::json& cell : results["results"]) {
     const std::string expected = cell["workload"] == "reduce" ? "read" : "copy";
     EXPECT_EQ(cell["peak_pattern"], expected) << cell["workload"];

@@ -12,6 +12,14 @@
 
 namespace plugbench {
 
+// One loop the calibration timed for a peak.
+struct PeakMethod {
+  std::string name;
+  double gbps = 0;
+  double best_ms = 0;
+  double median_ms = 0;
+};
+
 struct PeakBandwidth {
   std::string memory_space;  // "host" or "device"
   std::string pattern;       // "copy" or "read" (to_string(MemoryPattern))
@@ -21,10 +29,12 @@ struct PeakBandwidth {
   double gbps = 0;           // bytes moved (read + written for a copy) / best_ms
   double median_ms = 0;
   double best_ms = 0;  // the fastest repetition, which gbps is computed from
+  // Where the harness tried several loops (host memory): each one's rate; the peak is the fastest.
+  std::vector<PeakMethod> methods;
 };
 
 // Host memory: a copy and a read by all the harness's OpenMP threads over buffers larger than the
-// caches.
+// caches, each the fastest of several loops (host_stream_loops.hpp).
 std::vector<PeakBandwidth> calibrate_host_peaks();
 
 // A plugin's memory: its copy_within and (where the plugin has it) read_within over buffers of up

@@ -221,14 +221,21 @@ nlohmann::json to_json(const PluginRecord& plugin) {
 }
 
 nlohmann::json to_json(const PeakBandwidth& peak) {
-  return {{"memory_space", peak.memory_space},
-          {"pattern", peak.pattern},
-          {"measured_by", peak.measured_by},
-          {"device", peak.device},
-          {"bytes", peak.bytes},
-          {"gbps", finite(peak.gbps)},
-          {"median_ms", finite(peak.median_ms)},
-          {"best_ms", finite(peak.best_ms)}};
+  nlohmann::json j = {{"memory_space", peak.memory_space},
+                      {"pattern", peak.pattern},
+                      {"measured_by", peak.measured_by},
+                      {"device", peak.device},
+                      {"bytes", peak.bytes},
+                      {"gbps", finite(peak.gbps)},
+                      {"median_ms", finite(peak.median_ms)},
+                      {"best_ms", finite(peak.best_ms)}};
+  for (const PeakMethod& method : peak.methods) {
+    j["methods"].push_back({{"name", method.name},
+                            {"gbps", finite(method.gbps)},
+                            {"best_ms", finite(method.best_ms)},
+                            {"median_ms", finite(method.median_ms)}});
+  }
+  return j;
 }
 
 nlohmann::json to_json(const pb_device_info& device) {
@@ -372,6 +379,13 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   peak.gbps = number_or_nan(j.at("gbps"));
   peak.median_ms = number_or_nan(j.at("median_ms"));
   peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;
+  if (j.contains("methods")) {
+    for (const nlohmann::json& method : j.at("methods")) {
+      peak.methods.push_back({method.at("name").get<std::string>(),
+                              number_or_nan(method.at("gbps")), number_or_nan(method.at("best_ms")),
+                              number_or_nan(method.at("median_ms"))});
+    }
+  }
   return peak;
 }
 
