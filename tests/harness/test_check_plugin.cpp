@@ -101,6 +101,31 @@ TEST(CheckPlugin, WorkloadAndVariantsNarrowTheKernelsChecked) {
   EXPECT_TRUE(contains(unknown.err, "'fft' is not a workload")) << unknown.err;
 }
 
+TEST(CheckPlugin, SizesAreCheckedBesideTheAwkwardOnesAndReadAsInARun) {
+  CommandResult r = run_harness({"--check-plugin", fake_plugin("good"), "-s", "2^12,3000"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Three distributions at the nine awkward sizes and the two given.
+  EXPECT_TRUE(contains(r.out, "reduce/fake_loop: ok, 33 of 33 problems verified")) << r.out;
+  EXPECT_TRUE(contains(r.out, "and the sizes given with --sizes")) << r.out;
+
+  // Sizes for other workloads leave reduce at the awkward ones.
+  CommandResult named =
+      run_harness({"--check-plugin", plugin_dir() + "/libplugbench_cpu_serial.so", "-w",
+                   "reduce,dot", "--variants", "loop,double_accumulator", "-s", "dot=2^12"});
+  EXPECT_EQ(named.exit_code, 0) << named.out << named.err;
+  EXPECT_TRUE(contains(named.out, "reduce/loop: ok, 27 of 27 problems verified")) << named.out;
+  EXPECT_FALSE(contains(named.out, "dot/double_accumulator: ok, 27 of")) << named.out;
+
+  CommandResult unselected =
+      run_harness({"--check-plugin", fake_plugin("good"), "-w", "reduce", "-s", "sort=2^12"});
+  EXPECT_EQ(unselected.exit_code, 2) << unselected.out;
+  EXPECT_TRUE(contains(unselected.err, "sizes for sort, which this run does not include"))
+      << unselected.err;
+  CommandResult malformed = run_harness({"--check-plugin", fake_plugin("good"), "-s", "2^x"});
+  EXPECT_EQ(malformed.exit_code, 2) << malformed.out;
+  EXPECT_TRUE(contains(malformed.err, "--sizes: bad size")) << malformed.err;
+}
+
 // Mistakes that easy data hide, each caught at the check sizes by the distribution made for it:
 // an int32 accumulator (reduce near_max), one float running sum (dot large_first), keys ordered as
 // int32 (sort top_bit), and Mandelbrot pixels mapped to other points; the GPU's one FMA passes.

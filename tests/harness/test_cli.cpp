@@ -132,6 +132,8 @@ TEST(Cli, SizesForAnUnknownUnselectedOrTwiceNamedWorkloadAreUsageErrors) {
       {{"-s", "2^10", "-s", "2^12"}, "two lists without a workload name ('2^12')"},
       {{"-s", "sort=2^x"}, "--sizes: bad size"},
       {{"-s", "=2^10"}, "'=2^10' names no workload before '='"},
+      {{"-w", "sort,scan", "-s", "2^12", "-s", "sort,scan=2^10"},
+       "the list without a workload name ('2^12') is for no workload"},
   };
   for (const auto& [arguments, message] : cases) {
     std::vector<std::string> command = arguments;

@@ -98,8 +98,8 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "folder next to the harness, and the installed one")(
       "check-plugin", po::value<std::string>(&o.check_plugin),
       "load one plugin file (PATH.so), print what it declares, check each kernel on small and "
-      "awkward sizes against the references, and stop; exit 0 all passed, 1 a wrong answer, "
-      "2 not a loadable plugin, 3 an error")(
+      "awkward sizes (and those --sizes gives) against the references, and stop; exit 0 all "
+      "passed, 1 a wrong answer, 2 not a loadable plugin, 3 an error")(
       "json", po::value<std::string>(&o.json_path),
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(

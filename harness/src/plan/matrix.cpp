@@ -135,6 +135,7 @@ std::vector<SizeRequest> parse_size_option(const std::string& text) {
 struct SizePlan {
   std::map<std::string, std::vector<SizeRequest>> named;
   std::optional<std::vector<SizeRequest>> rest;
+  std::string rest_text;  // as given
 };
 
 SizePlan plan_sizes(const std::vector<std::string>& entries) {
@@ -148,6 +149,7 @@ SizePlan plan_sizes(const std::vector<std::string>& entries) {
                          "'); give one list for every workload, the others as WORKLOAD=SIZES");
       }
       plan.rest = parse_size_option(entry);
+      plan.rest_text = entry;
       continue;
     }
     if (equals == 0) {
@@ -241,6 +243,7 @@ MatrixChoices matrix_choices(const Options& options) {
   choices.baseline_given = options.baseline_given;
   const SizePlan sizes = plan_sizes(options.sizes);
   for (const auto& [name, requests] : sizes.named) choices.sized_workloads.push_back(name);
+  choices.sizes_for_the_rest = sizes.rest_text;
   choices.shapes = [sizes](const Workload& workload) {
     if (auto named = sizes.named.find(workload.name()); named != sizes.named.end()) {
       return shapes_for(workload, named->second);
@@ -267,6 +270,16 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
       throw UsageError("--sizes gives sizes for " + name +
                        ", which this run does not include; add it to --workload or drop its sizes");
     }
+  }
+  const auto has_own_sizes = [&](const Workload* w) {
+    return std::find(options.sized_workloads.begin(), options.sized_workloads.end(), w->name()) !=
+           options.sized_workloads.end();
+  };
+  if (!options.sizes_for_the_rest.empty() &&
+      std::all_of(workloads.begin(), workloads.end(), has_own_sizes)) {
+    throw UsageError("--sizes: the list without a workload name ('" + options.sizes_for_the_rest +
+                     "') is for no workload: every workload of this run has its own sizes; drop "
+                     "it, or add the workloads it is for to --workload");
   }
   bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
     return p.state != PluginState::broken && p.name == options.baseline;

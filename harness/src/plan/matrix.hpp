@@ -51,6 +51,7 @@ struct MatrixChoices {
   bool baseline_given = false;  // named by the user: then it must exist
   std::function<ShapeList(const Workload&)> shapes;
   std::vector<std::string> sized_workloads;  // named in WORKLOAD=SIZES: each must be selected
+  std::string sizes_for_the_rest;  // the list without a name, if any: some workload must use it
 };
 
 // A run's choices: --sizes (a list for every workload, lists for named workloads), or each

@@ -137,18 +137,33 @@ std::string sizes_text() {
   return "n = " + join(counts) + " (image workloads: " + join(images) + ")";
 }
 
-// The plan: this plugin alone, every distribution of each chosen workload, the awkward shapes.
+bool sizes_given(const Options& options) {
+  return std::any_of(options.sizes.begin(), options.sizes.end(),
+                     [](const std::string& entry) { return !entry.empty(); });
+}
+
+// The plan: this plugin alone, every distribution of each chosen workload, the awkward shapes and,
+// for the workloads that --sizes gives sizes to, those too (a kernel's large-size paths).
 MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) {
+  const MatrixChoices run = matrix_choices(options);  // --sizes read as a run reads it
   MatrixChoices choices;
   choices.plugins = {plugin.name};
   choices.workloads = options.workloads;
   choices.distributions = {"all"};
   choices.variants = options.variants;
   choices.baseline = plugin.name;
-  choices.shapes = [](const Workload& workload) {
+  choices.sized_workloads = run.sized_workloads;
+  choices.sizes_for_the_rest = run.sizes_for_the_rest;
+  const bool given = sizes_given(options);
+  choices.shapes = [run, given](const Workload& workload) {
     ShapeList shapes;
     for (const Shape& shape : awkward_shapes(workload)) {
       shapes.emplace_back(shape, shape_text(workload, shape));
+    }
+    const bool named = std::find(run.sized_workloads.begin(), run.sized_workloads.end(),
+                                 workload.name()) != run.sized_workloads.end();
+    if (given && (named || !run.sizes_for_the_rest.empty())) {
+      for (const auto& [shape, text] : run.shapes(workload)) shapes.emplace_back(shape, text);
     }
     return shapes;
   };
@@ -266,6 +281,7 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
   }
 
   out << "checking each kernel on every distribution of its workload at " << sizes_text()
+      << (sizes_given(options) ? " and the sizes given with --sizes" : "")
       << ", against the harness's references\n("
       << (options.isolation == IsolationMode::process
               ? "each problem in a worker process: a crash or a hang is that kernel's error"
