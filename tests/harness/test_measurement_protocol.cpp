@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -284,8 +285,6 @@ TEST(PeakPerPattern, ReadOnlyWorkloadsAreHeldAgainstTheReadRate) {
   EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4200);
 }
 
-namespace {
-
 // 64-byte aligned 64-bit words 1, 2, 3, ... of `bytes` (the loops load whole aligned lines).
 struct CountingWords {
   explicit CountingWords(std::uint64_t bytes)
@@ -301,47 +300,112 @@ struct CountingWords {
   std::uint64_t count;
 };
 
-// An odd number of 128-byte pairs: no thread's share of a half is a round number of lines.
-constexpr std::uint64_t kLoopBytes = 128 * 1001;
+// 1001 lines: every share at 1, 3, 7 and 16 threads a length that is not a multiple of the loops'
+// unrolling (four lines), so each tail runs.
+constexpr std::uint64_t kLoopBytes = 64 * 1001;
 
-}  // namespace
+// Every ISA this CPU runs, so that the AVX2 and SSE2 loops run on an AVX-512 machine too.
+std::vector<std::optional<StreamIsa>> isas_to_test() {
+  std::vector<std::optional<StreamIsa>> isas{std::nullopt};  // the widest, as the harness runs
+  for (StreamIsa isa : stream_isas_this_cpu_runs()) isas.push_back(isa);
+  return isas;
+}
 
-TEST(HostStreamLoops, EveryReadLoopReadsEveryWordOnceAtAnyTeamSize) {
-  CountingWords buffer(kLoopBytes);
-  const std::vector<std::uint64_t> words = buffer.values();
-  const std::uint64_t expected = std::accumulate(words.begin(), words.end(), std::uint64_t{0});
-  const auto loops = host_read_loops(buffer.bytes(), kLoopBytes);
-#if defined(__x86_64__)
-  EXPECT_EQ(loops.size(), 3u);  // a plain sum, wide loads, two streams
-#endif
+TEST(HostStreamLoops, EveryReadLoopReadsEveryWordOfItsBuffersOnceInEveryIsaAndTeamSize) {
+  CountingWords first(kLoopBytes), second(kLoopBytes);
+  std::reverse(second.words, second.words + second.count);  // not the same words as the first
+  second.words[0] += 1000;
+  const std::vector<std::uint64_t> a = first.values(), b = second.values();
+  const std::uint64_t sum_a = std::accumulate(a.begin(), a.end(), std::uint64_t{0});
+  const std::uint64_t sum_b = std::accumulate(b.begin(), b.end(), std::uint64_t{0});
   const int before = omp_get_max_threads();
-  for (int threads : {1, 3, 7, 16}) {
-    omp_set_num_threads(threads);
-    for (const HostStreamLoop& loop : loops) {
-      EXPECT_EQ(loop.run(), expected) << loop.name << " on " << threads << " threads";
-      EXPECT_EQ(loop.bytes_per_pass, double(kLoopBytes)) << loop.name;
+  for (const std::optional<StreamIsa>& isa : isas_to_test()) {
+    const auto loops = isa ? host_read_loops(first.bytes(), second.bytes(), kLoopBytes, *isa)
+                           : host_read_loops(first.bytes(), second.bytes(), kLoopBytes);
+#if defined(__x86_64__)
+    ASSERT_EQ(loops.size(), 3u);  // a plain sum, wide loads, two buffers
+#endif
+    for (int threads : {1, 3, 7, 16}) {
+      omp_set_num_threads(threads);
+      for (const HostStreamLoop& loop : loops) {
+        const bool both = loop.bytes_per_pass == 2.0 * double(kLoopBytes);
+        EXPECT_TRUE(both || loop.bytes_per_pass == double(kLoopBytes)) << loop.name;
+        EXPECT_EQ(loop.run(), both ? sum_a + sum_b : sum_a)
+            << loop.name << " on " << threads << " threads";
+      }
     }
   }
   omp_set_num_threads(before);
 }
 
-TEST(HostStreamLoops, EveryCopyLoopCopiesEveryByteAtAnyTeamSize) {
+TEST(HostStreamLoops, EveryCopyLoopCopiesEveryByteInEveryIsaAndTeamSize) {
   CountingWords source(kLoopBytes), target(kLoopBytes);
   const int before = omp_get_max_threads();
-  for (int threads : {1, 3, 7, 16}) {
-    omp_set_num_threads(threads);
-    const auto loops = host_copy_loops(target.bytes(), source.bytes(), kLoopBytes);
+  for (const std::optional<StreamIsa>& isa : isas_to_test()) {
+    const auto loops = isa ? host_copy_loops(target.bytes(), source.bytes(), kLoopBytes, *isa)
+                           : host_copy_loops(target.bytes(), source.bytes(), kLoopBytes);
 #if defined(__x86_64__)
-    EXPECT_EQ(loops.size(), 2u);  // memcpy, streaming stores
+    ASSERT_EQ(loops.size(), 2u);  // memcpy, streaming stores
 #endif
-    for (const HostStreamLoop& loop : loops) {
-      std::fill(target.words, target.words + target.count, 0);
-      loop.run();
-      EXPECT_EQ(target.values(), source.values()) << loop.name << " on " << threads << " threads";
-      EXPECT_EQ(loop.bytes_per_pass, 2.0 * double(kLoopBytes)) << loop.name;
+    for (int threads : {1, 3, 7, 16}) {
+      omp_set_num_threads(threads);
+      for (const HostStreamLoop& loop : loops) {
+        std::fill(target.words, target.words + target.count, 0);
+        loop.run();
+        EXPECT_EQ(target.values(), source.values()) << loop.name << " on " << threads << " threads";
+        EXPECT_EQ(loop.bytes_per_pass, 2.0 * double(kLoopBytes)) << loop.name;
+      }
     }
   }
   omp_set_num_threads(before);
+}
+
+TEST(HostStreamLoops, TheWidestIsaIsTheOneARunUses) {
+  const std::vector<StreamIsa> isas = stream_isas_this_cpu_runs();
+  if (isas.empty()) GTEST_SKIP() << "no wide loops on this CPU architecture";
+  CountingWords first(kLoopBytes), second(kLoopBytes);
+  const auto widest = host_read_loops(first.bytes(), second.bytes(), kLoopBytes);
+  const auto named = host_read_loops(first.bytes(), second.bytes(), kLoopBytes, isas.back());
+  for (std::size_t i = 0; i < widest.size(); ++i) EXPECT_EQ(widest[i].name, named[i].name);
+}
+
+TEST(PeakPerPattern, AnAddressSpaceLimitHalvesTheHostBuffersRatherThanEndingTheRun) {
+  if (testing::kUnderAddressSanitizer) {
+    GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space for its shadow memory, "
+                    "so the ulimit -v cap this test needs cannot be set; the plain build runs it";
+  }
+  TempFolder folder;
+  // About 880 MiB of address space: two 512 MiB buffers do not fit in it, two of 256 MiB do.
+  CommandResult r = testing::run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r",
+                                          "3", "--json", folder.file("r.json")},
+                                         "ulimit -v 900000; ");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = testing::read_json(folder.file("r.json"));
+  for (const nlohmann::json& peak : results["context"]["peaks"]) {
+    if (peak["memory_space"] != "host") continue;
+    EXPECT_LT(peak["bytes"].get<std::uint64_t>(), 512ull << 20) << peak.dump();
+    EXPECT_GE(peak["bytes"].get<std::uint64_t>(), 64ull << 20) << peak.dump();
+    EXPECT_GT(peak["gbps"].get<double>(), 0) << peak.dump();
+  }
+}
+
+TEST(PeakPerPattern, TheLoopsOfAPeakTravelThroughJson) {
+  PeakBandwidth peak;
+  peak.memory_space = "host";
+  peak.pattern = "read";
+  peak.measured_by = "harness: two buffers";
+  peak.bytes = 1 << 20;
+  peak.gbps = 20;
+  peak.methods = {{"plain", 15, 2, 3}, {"two buffers", 20, 1.5, 2.5}};
+  const PeakBandwidth back = peak_from_json(to_json(peak));
+  ASSERT_EQ(back.methods.size(), 2u);
+  EXPECT_EQ(back.methods[1].name, "two buffers");
+  EXPECT_EQ(back.methods[1].gbps, 20);
+  EXPECT_EQ(back.methods[0].best_ms, 2);
+  EXPECT_EQ(back.methods[0].median_ms, 3);
+  nlohmann::json without = to_json(peak);
+  without.erase("methods");  // a file from before the loops were recorded
+  EXPECT_TRUE(peak_from_json(without).methods.empty());
 }
 
 TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {

@@ -18,21 +18,23 @@ namespace plugbench {
 namespace {
 
 constexpr int kCalibrationRepetitions = 10;
+constexpr std::uint64_t kHugePage = 2ull << 20;
+constexpr std::uint64_t kSmallestHostBuffer = 64ull << 20;
 
 std::uint64_t host_copy_bytes() {
-  // Four times the last-level cache, so that a pass finds none of its data there whatever the
-  // cache's replacement policy (the H200 host's L3 is 300 MiB); at least 64 MiB, at most 1/16 of
-  // RAM (a 2-core CI machine) and 2 GiB. Whole huge pages, which the loops split into whole cache
-  // lines per thread.
+  // Each buffer four times the last-level cache (the H200 host's L3 is 300 MiB) and at least
+  // 512 MiB: sysconf reports one L3, and a CPU of several (an EPYC's 32 MiB per core complex) has
+  // more in all. At most 2 GiB or 1/16 of RAM (two buffers: 1/8), but never under 64 MiB. Whole
+  // huge pages, which the loops split into whole cache lines per thread.
   const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
   const std::uint64_t ram =
       pages > 0 && page_size > 0 ? std::uint64_t(pages) * std::uint64_t(page_size) : 1ull << 32;
   const long last_level = sysconf(_SC_LEVEL3_CACHE_SIZE);
   const std::uint64_t cache = last_level > 0 ? std::uint64_t(last_level) : 32ull << 20;
   const std::uint64_t ceiling =
-      std::max<std::uint64_t>(std::min<std::uint64_t>(ram / 16, 2ull << 30), 64ull << 20);
-  const std::uint64_t size = std::clamp<std::uint64_t>(4 * cache, 64ull << 20, ceiling);
-  return size / (2ull << 20) * (2ull << 20);
+      std::max<std::uint64_t>(std::min<std::uint64_t>(ram / 16, 2ull << 30), kSmallestHostBuffer);
+  const std::uint64_t wanted = std::max<std::uint64_t>(4 * cache, 512ull << 20);
+  return std::min(wanted, ceiling) / kHugePage * kHugePage;
 }
 
 // The repetitions of `sample` (which returns milliseconds).
@@ -91,12 +93,24 @@ void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& lo
 }  // namespace
 
 std::vector<PeakBandwidth> calibrate_host_peaks() {
-  const std::uint64_t size = host_copy_bytes();
+  std::uint64_t size = host_copy_bytes();
   // Buffers as the SDK's host services make a plugin's (huge pages), so that the peak and the
   // plugins' figures pay the same for address translation.
   sdk::HugePageBuffers buffers;
-  auto* source = static_cast<char*>(buffers.alloc(size));
-  auto* target = static_cast<char*>(buffers.alloc(size));
+  char *source = nullptr, *target = nullptr;
+  // Halve the size until two buffers fit (a limit on the address space, ranks sharing a host).
+  while (true) {
+    try {
+      source = static_cast<char*>(buffers.alloc(size));
+      target = static_cast<char*>(buffers.alloc(size));
+      break;
+    } catch (const sdk::Failure&) {
+      if (source != nullptr) buffers.release(source);
+      source = nullptr;
+      if (size <= kSmallestHostBuffer) throw;
+      size = std::max(size / 2 / kHugePage * kHugePage, kSmallestHostBuffer);
+    }
+  }
   const std::int64_t bytes = static_cast<std::int64_t>(size);
   // First touch by the same threads that copy, so pages sit near them.
 #pragma omp parallel for schedule(static)
@@ -110,7 +124,7 @@ std::vector<PeakBandwidth> calibrate_host_peaks() {
   PeakBandwidth read = copy;
   read.pattern = to_string(MemoryPattern::read);
   set_fastest_loop(copy, host_copy_loops(target, source, size), threads);
-  set_fastest_loop(read, host_read_loops(source, size), threads);
+  set_fastest_loop(read, host_read_loops(source, target, size), threads);
   buffers.release(source);
   buffers.release(target);
   return {copy, read};

@@ -1,5 +1,5 @@
 // host_stream_loops.cpp: the calibration's read and copy loops, the wide ones compiled for each
-// x86 vector ISA and run in the widest this CPU has (the harness is built for the baseline ISA).
+// x86 vector ISA (the harness is built for the baseline ISA) and run in the one asked for.
 #include "measure/host_stream_loops.hpp"
 
 #include <omp.h>
@@ -28,36 +28,55 @@ Share this_threads_share(std::uint64_t bytes) {
   return {lines * id / threads * kLine, lines * (id + 1) / threads * kLine};
 }
 
-#if defined(PLUGBENCH_X86_STREAM_LOOPS)
-
-enum class Isa { sse2, avx2, avx512 };
-
-Isa widest_isa() {
-  if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
-  if (__builtin_cpu_supports("avx2")) return Isa::avx2;
-  return Isa::sse2;
+HostStreamLoop plain_sum(const char* first, std::uint64_t bytes) {
+  // The vectorizer's loop, in the baseline ISA: what a plain OpenMP reduction reaches.
+  return {"sum of 64-bit words",
+          [first, bytes] {
+            const auto* words = reinterpret_cast<const std::uint64_t*>(first);
+            const auto count = static_cast<std::int64_t>(bytes / 8);
+            std::uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+            for (std::int64_t i = 0; i < count; ++i) sum += words[i];
+            return sum;
+          },
+          double(bytes)};
 }
 
-const char* isa_name(Isa isa) {
+HostStreamLoop memcpy_copy(char* target, const char* source, std::uint64_t bytes) {
+  return {"memcpy",
+          [target, source, bytes] {
+#pragma omp parallel
+            {
+              const Share share = this_threads_share(bytes);
+              std::memcpy(target + share.begin, source + share.begin, share.end - share.begin);
+            }
+            return std::uint64_t{0};
+          },
+          2.0 * double(bytes)};
+}
+
+#if defined(PLUGBENCH_X86_STREAM_LOOPS)
+
+const char* isa_name(StreamIsa isa) {
   switch (isa) {
-    case Isa::avx512:
+    case StreamIsa::avx512:
       return "AVX-512";
-    case Isa::avx2:
+    case StreamIsa::avx2:
       return "AVX2";
-    case Isa::sse2:
+    case StreamIsa::sse2:
       break;
   }
   return "SSE2";
 }
 
-// --- reads: four independent accumulators, so that the adds never wait on each other; with a
-// second stream `b`, two for each, a line of each stream in flight together (as dot reads x and y)
+// --- reads: four independent accumulators, so that no add waits on the one before; with a
+// second buffer `b`, two for each, a line of each buffer in flight together. `bytes`: whole lines.
 
 [[gnu::target("avx512f")]] std::uint64_t sum_avx512(const char* a, const char* b,
                                                     std::uint64_t bytes) {
   __m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+  std::uint64_t i = 0;
   if (b == nullptr) {
-    std::uint64_t i = 0;
     for (; i + 4 * 64 <= bytes; i += 4 * 64) {
       s0 = _mm512_add_epi64(s0, _mm512_load_si512(a + i));
       s1 = _mm512_add_epi64(s1, _mm512_load_si512(a + i + 64));
@@ -66,7 +85,6 @@ const char* isa_name(Isa isa) {
     }
     for (; i < bytes; i += 64) s0 = _mm512_add_epi64(s0, _mm512_load_si512(a + i));
   } else {
-    std::uint64_t i = 0;
     for (; i + 2 * 64 <= bytes; i += 2 * 64) {
       s0 = _mm512_add_epi64(s0, _mm512_load_si512(a + i));
       s1 = _mm512_add_epi64(s1, _mm512_load_si512(b + i));
@@ -86,16 +104,26 @@ const char* isa_name(Isa isa) {
 }
 
 [[gnu::target("avx2")]] std::uint64_t sum_avx2(const char* a, const char* b, std::uint64_t bytes) {
+#define PLUGBENCH_LOAD256(p) _mm256_load_si256(reinterpret_cast<const __m256i*>(p))
   __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
-  for (std::uint64_t i = 0; i < bytes; i += 64) {  // bytes: whole lines
-    const char* second = b == nullptr ? a + i + 32 : b + i;
-    s0 = _mm256_add_epi64(s0, _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i)));
-    s1 = _mm256_add_epi64(s1, _mm256_load_si256(reinterpret_cast<const __m256i*>(second)));
-    if (b != nullptr) {
-      s2 = _mm256_add_epi64(s2, _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i + 32)));
-      s3 = _mm256_add_epi64(s3, _mm256_load_si256(reinterpret_cast<const __m256i*>(b + i + 32)));
+  std::uint64_t i = 0;
+  if (b == nullptr) {
+    for (; i + 4 * 32 <= bytes; i += 4 * 32) {
+      s0 = _mm256_add_epi64(s0, PLUGBENCH_LOAD256(a + i));
+      s1 = _mm256_add_epi64(s1, PLUGBENCH_LOAD256(a + i + 32));
+      s2 = _mm256_add_epi64(s2, PLUGBENCH_LOAD256(a + i + 64));
+      s3 = _mm256_add_epi64(s3, PLUGBENCH_LOAD256(a + i + 96));
+    }
+    for (; i < bytes; i += 32) s0 = _mm256_add_epi64(s0, PLUGBENCH_LOAD256(a + i));
+  } else {
+    for (; i < bytes; i += 64) {
+      s0 = _mm256_add_epi64(s0, PLUGBENCH_LOAD256(a + i));
+      s1 = _mm256_add_epi64(s1, PLUGBENCH_LOAD256(b + i));
+      s2 = _mm256_add_epi64(s2, PLUGBENCH_LOAD256(a + i + 32));
+      s3 = _mm256_add_epi64(s3, PLUGBENCH_LOAD256(b + i + 32));
     }
   }
+#undef PLUGBENCH_LOAD256
   alignas(32) std::uint64_t lanes[4];
   _mm256_store_si256(reinterpret_cast<__m256i*>(lanes),
                      _mm256_add_epi64(_mm256_add_epi64(s0, s1), _mm256_add_epi64(s2, s3)));
@@ -103,20 +131,23 @@ const char* isa_name(Isa isa) {
 }
 
 std::uint64_t sum_sse2(const char* a, const char* b, std::uint64_t bytes) {
-  __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0;
   const auto load = [](const char* p) {
     return _mm_load_si128(reinterpret_cast<const __m128i*>(p));
   };
-  for (std::uint64_t i = 0; i < bytes; i += 64) {  // bytes: whole lines
-    s0 = _mm_add_epi64(s0, load(a + i));
-    s1 = _mm_add_epi64(s1, load(a + i + 16));
-    s2 = _mm_add_epi64(s2, load(a + i + 32));
-    s3 = _mm_add_epi64(s3, load(a + i + 48));
-    if (b != nullptr) {
-      s0 = _mm_add_epi64(s0, load(b + i));
-      s1 = _mm_add_epi64(s1, load(b + i + 16));
-      s2 = _mm_add_epi64(s2, load(b + i + 32));
-      s3 = _mm_add_epi64(s3, load(b + i + 48));
+  __m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0;
+  if (b == nullptr) {
+    for (std::uint64_t i = 0; i < bytes; i += 64) {
+      s0 = _mm_add_epi64(s0, load(a + i));
+      s1 = _mm_add_epi64(s1, load(a + i + 16));
+      s2 = _mm_add_epi64(s2, load(a + i + 32));
+      s3 = _mm_add_epi64(s3, load(a + i + 48));
+    }
+  } else {
+    for (std::uint64_t i = 0; i < bytes; i += 32) {
+      s0 = _mm_add_epi64(s0, load(a + i));
+      s1 = _mm_add_epi64(s1, load(b + i));
+      s2 = _mm_add_epi64(s2, load(a + i + 16));
+      s3 = _mm_add_epi64(s3, load(b + i + 16));
     }
   }
   alignas(16) std::uint64_t lanes[2];
@@ -126,13 +157,13 @@ std::uint64_t sum_sse2(const char* a, const char* b, std::uint64_t bytes) {
 }
 
 // The sum of `bytes` of `a`, and of `b` beside it where `b` is not null.
-std::uint64_t wide_sum(Isa isa, const char* a, const char* b, std::uint64_t bytes) {
+std::uint64_t wide_sum(StreamIsa isa, const char* a, const char* b, std::uint64_t bytes) {
   switch (isa) {
-    case Isa::avx512:
+    case StreamIsa::avx512:
       return sum_avx512(a, b, bytes);
-    case Isa::avx2:
+    case StreamIsa::avx2:
       return sum_avx2(a, b, bytes);
-    case Isa::sse2:
+    case StreamIsa::sse2:
       break;
   }
   return sum_sse2(a, b, bytes);
@@ -160,15 +191,15 @@ void stream_copy_sse2(char* t, const char* s, std::uint64_t bytes) {
   }
 }
 
-void stream_copy(Isa isa, char* t, const char* s, std::uint64_t bytes) {
+void stream_copy(StreamIsa isa, char* t, const char* s, std::uint64_t bytes) {
   switch (isa) {
-    case Isa::avx512:
+    case StreamIsa::avx512:
       stream_copy_avx512(t, s, bytes);
       break;
-    case Isa::avx2:
+    case StreamIsa::avx2:
       stream_copy_avx2(t, s, bytes);
       break;
-    case Isa::sse2:
+    case StreamIsa::sse2:
       stream_copy_sse2(t, s, bytes);
       break;
   }
@@ -177,68 +208,72 @@ void stream_copy(Isa isa, char* t, const char* s, std::uint64_t bytes) {
 
 #endif
 
+StreamIsa widest_stream_isa() {
+  const std::vector<StreamIsa> isas = stream_isas_this_cpu_runs();
+  return isas.empty() ? StreamIsa::sse2 : isas.back();
+}
+
 }  // namespace
 
-std::vector<HostStreamLoop> host_read_loops(const char* source, std::uint64_t bytes) {
-  std::vector<HostStreamLoop> loops;
-  // The vectorizer's loop, in the baseline ISA: what a plain OpenMP reduction reaches.
-  loops.push_back({"sum of 64-bit words",
-                   [source, bytes] {
-                     const auto* words = reinterpret_cast<const std::uint64_t*>(source);
-                     const auto count = static_cast<std::int64_t>(bytes / 8);
-                     std::uint64_t sum = 0;
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-                     for (std::int64_t i = 0; i < count; ++i) sum += words[i];
-                     return sum;
-                   },
-                   double(bytes)});
+std::vector<StreamIsa> stream_isas_this_cpu_runs() {
 #if defined(PLUGBENCH_X86_STREAM_LOOPS)
-  const Isa isa = widest_isa();
+  std::vector<StreamIsa> isas{StreamIsa::sse2};
+  if (__builtin_cpu_supports("avx2")) isas.push_back(StreamIsa::avx2);
+  if (__builtin_cpu_supports("avx512f")) isas.push_back(StreamIsa::avx512);
+  return isas;
+#else
+  return {};
+#endif
+}
+
+std::vector<HostStreamLoop> host_read_loops(const char* first, const char* second,
+                                            std::uint64_t bytes) {
+  return host_read_loops(first, second, bytes, widest_stream_isa());
+}
+
+std::vector<HostStreamLoop> host_read_loops(const char* first, const char* second,
+                                            std::uint64_t bytes, StreamIsa isa) {
+  std::vector<HostStreamLoop> loops{plain_sum(first, bytes)};
+#if defined(PLUGBENCH_X86_STREAM_LOOPS)
   loops.push_back({std::string(isa_name(isa)) + " loads into 4 accumulators",
-                   [source, bytes, isa] {
+                   [first, bytes, isa] {
                      std::uint64_t sum = 0;
 #pragma omp parallel reduction(+ : sum)
                      {
                        const Share share = this_threads_share(bytes);
-                       sum += wide_sum(isa, source + share.begin, nullptr, share.end - share.begin);
+                       sum += wide_sum(isa, first + share.begin, nullptr, share.end - share.begin);
                      }
                      return sum;
                    },
                    double(bytes)});
-  // The buffer's halves read side by side, as dot reads x and y.
-  loops.push_back({std::string(isa_name(isa)) + " loads from two streams at once",
-                   [source, bytes, isa] {
-                     const std::uint64_t half = bytes / 2;
-                     const char* second = source + half;
+  // Each thread reads its share of both buffers, each share first touched by that thread.
+  loops.push_back({std::string(isa_name(isa)) + " loads from two buffers at once",
+                   [first, second, bytes, isa] {
                      std::uint64_t sum = 0;
 #pragma omp parallel reduction(+ : sum)
                      {
-                       const Share share = this_threads_share(half);
-                       sum += wide_sum(isa, source + share.begin, second + share.begin,
+                       const Share share = this_threads_share(bytes);
+                       sum += wide_sum(isa, first + share.begin, second + share.begin,
                                        share.end - share.begin);
                      }
                      return sum;
                    },
-                   double(bytes)});
+                   2.0 * double(bytes)});
+#else
+  (void)second;
+  (void)isa;
 #endif
   return loops;
 }
 
 std::vector<HostStreamLoop> host_copy_loops(char* target, const char* source, std::uint64_t bytes) {
-  std::vector<HostStreamLoop> loops;
-  loops.push_back({"memcpy",
-                   [target, source, bytes] {
-#pragma omp parallel
-                     {
-                       const Share share = this_threads_share(bytes);
-                       std::memcpy(target + share.begin, source + share.begin,
-                                   share.end - share.begin);
-                     }
-                     return std::uint64_t{0};
-                   },
-                   2.0 * double(bytes)});
+  return host_copy_loops(target, source, bytes, widest_stream_isa());
+}
+
+std::vector<HostStreamLoop> host_copy_loops(char* target, const char* source, std::uint64_t bytes,
+                                            StreamIsa isa) {
+  std::vector<HostStreamLoop> loops{memcpy_copy(target, source, bytes)};
 #if defined(PLUGBENCH_X86_STREAM_LOOPS)
-  const Isa isa = widest_isa();
   loops.push_back({std::string(isa_name(isa)) + " loads, streaming stores",
                    [target, source, bytes, isa] {
 #pragma omp parallel
@@ -250,6 +285,8 @@ std::vector<HostStreamLoop> host_copy_loops(char* target, const char* source, st
                      return std::uint64_t{0};
                    },
                    2.0 * double(bytes)});
+#else
+  (void)isa;
 #endif
   return loops;
 }

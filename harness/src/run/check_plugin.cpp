@@ -163,7 +163,13 @@ MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) 
     const bool named = std::find(run.sized_workloads.begin(), run.sized_workloads.end(),
                                  workload.name()) != run.sized_workloads.end();
     if (given && (named || !run.sizes_for_the_rest.empty())) {
-      for (const auto& [shape, text] : run.shapes(workload)) shapes.emplace_back(shape, text);
+      for (const auto& [shape, text] : run.shapes(workload)) {
+        const bool awkward = std::any_of(shapes.begin(), shapes.end(), [&](const auto& known) {
+          return known.first.n == shape.n && known.first.width == shape.width &&
+                 known.first.height == shape.height;
+        });
+        if (!awkward) shapes.emplace_back(shape, text);  // -s 1000 is checked once
+      }
     }
     return shapes;
   };
