@@ -154,20 +154,17 @@ MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) 
   choices.baseline = plugin.name;
   choices.sized_workloads = run.sized_workloads;
   choices.sizes_for_the_rest = run.sizes_for_the_rest;
-  const bool given = sizes_given(options);
-  choices.shapes = [run, given](const Workload& workload) {
+  choices.shapes = [run](const Workload& workload) {
     ShapeList shapes;
     for (const Shape& shape : awkward_shapes(workload)) {
       shapes.emplace_back(shape, shape_text(workload, shape));
     }
     const bool named = std::find(run.sized_workloads.begin(), run.sized_workloads.end(),
                                  workload.name()) != run.sized_workloads.end();
-    if (given && (named || !run.sizes_for_the_rest.empty())) {
+    if (named || !run.sizes_for_the_rest.empty()) {  // sizes given for this workload
       for (const auto& [shape, text] : run.shapes(workload)) {
-        const bool awkward = std::any_of(shapes.begin(), shapes.end(), [&](const auto& known) {
-          return known.first.n == shape.n && known.first.width == shape.width &&
-                 known.first.height == shape.height;
-        });
+        const bool awkward = std::any_of(shapes.begin(), shapes.end(),
+                                         [&](const auto& known) { return known.first == shape; });
         if (!awkward) shapes.emplace_back(shape, text);  // -s 1000 is checked once
       }
     }
