@@ -310,15 +310,20 @@ const std::vector<std::string> kLongRun = {
 TEST(Cli, AnInterruptWritesTheFinishedCellsMarkedIncomplete) {
   TempFolder folder;
   std::string path = folder.file("r.json");
+  const std::string output = folder.file("output");
   std::vector<std::string> arguments = kLongRun;
   arguments.insert(arguments.end(), {"--json", path});
-  int pid = plugbench::testing::start_harness(arguments);
-  std::this_thread::sleep_for(std::chrono::seconds(4));
+  int pid = plugbench::testing::start_harness(arguments, output);
+  // The signal comes once the first problem's table is out (however long the start took on this
+  // machine), while the second problem's cells run.
+  ASSERT_TRUE(plugbench::testing::wait_for_text(output, "mandelbrot  n = 1280x720", pid))
+      << plugbench::testing::read_text(output);
   kill(pid, SIGINT);
   EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 5);
   nlohmann::json results = read_json(path);
   EXPECT_FALSE(results["complete"].get<bool>());
   EXPECT_EQ(results["interrupted_by_signal"], SIGINT);
+  EXPECT_GE(results["results"].size(), 1u);  // the finished problem is kept
   EXPECT_LT(results["results"].size(), 4u);  // it stopped early
   for (const nlohmann::json& cell : results["results"]) EXPECT_EQ(cell["status"], "ok");
 }
@@ -330,10 +335,12 @@ TEST(Cli, KillingTheHarnessLeavesTheOldResultsFileWhole) {
       {"-p", "cpu_serial", "-w", "reduce", "-s", "100", "-r", "2", "--json", path, "-q"});
   ASSERT_EQ(first.exit_code, 0);
   std::string old_text = plugbench::testing::read_text(path);
+  const std::string output = folder.file("output");
   std::vector<std::string> arguments = kLongRun;
   arguments.insert(arguments.end(), {"--json", path});
-  int pid = plugbench::testing::start_harness(arguments);
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  int pid = plugbench::testing::start_harness(arguments, output);
+  ASSERT_TRUE(plugbench::testing::wait_for_text(output, "mandelbrot  n = 1280x720", pid))
+      << plugbench::testing::read_text(output);
   kill(pid, SIGKILL);
   EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 128 + SIGKILL);
   EXPECT_EQ(plugbench::testing::read_text(path), old_text);

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -153,26 +154,58 @@ TEST(FaultIsolation, AnAbortIsACrashThatQuotesTheLastWords) {
   EXPECT_FALSE(contains(r.err, "fake plugin: an assertion failed")) << r.err;
 }
 
+// Seconds that `run` takes.
+template <class Run>
+double seconds_of(Run&& run) {
+  const auto started = std::chrono::steady_clock::now();
+  run();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
 TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
   TempFolder folder;
   std::string path = folder.file("r.json");
-  auto started = std::chrono::steady_clock::now();
   // Warm caches: the good cell must finish well inside the timeout even on a loaded machine under
   // AddressSanitizer, where each cold-cache flush (twice the L3) takes a large part of a second.
-  CommandResult r = run_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p", "fake_hang", "-w",
-                                 "reduce", "-s", "1000", "-r", "3", "--warmup", "0", "--cache",
-                                 "warm", "--timeout", "3", "--json", path, "-q"});
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::vector<std::string> arguments = {"--plugin-dir",
+                                        fake_plugin_dir("hang"),
+                                        "-p",
+                                        "fake_hang",
+                                        "-w",
+                                        "reduce",
+                                        "-s",
+                                        "1000",
+                                        "-r",
+                                        "3",
+                                        "--warmup",
+                                        "0",
+                                        "--cache",
+                                        "warm",
+                                        "--json",
+                                        path,
+                                        "-q"};
+  // The good cell alone first: what a start, the calibration and a fresh worker cost on this
+  // machine now. The timeout and the bound on the whole run follow from it, not from a guess.
+  std::vector<std::string> good_only = arguments;
+  good_only.insert(good_only.end(), {"-v", "good_loop"});
+  CommandResult good;
+  const double good_s = seconds_of([&] { good = run_harness(good_only); });
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
+  const int timeout_s = std::max(3, static_cast<int>(std::ceil(2 * good_s)));
+  arguments.insert(arguments.end(), {"--timeout", std::to_string(timeout_s)});
+  CommandResult r;
+  const double seconds = seconds_of([&] { r = run_harness(arguments); });
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-  EXPECT_LT(seconds, 30) << "the timeouts must not wait for the cells";
+  // Two timeouts, the deaf worker's 2 s of grace before SIGKILL, and a fresh worker after each:
+  // had the harness waited for a hanging cell, the run would never end.
+  EXPECT_LT(seconds, 3 * good_s + 2 * timeout_s + 2 + 2)
+      << "the timeouts must not wait for the cells (the good cell's run took " << good_s << " s)";
   EXPECT_TRUE(contains(r.out, "0 crashed, 2 timed out")) << r.out;
   nlohmann::json results = read_json(path);
   nlohmann::json hang = cells_of(results, "fake_hang", "fake_loop").at(0);
   EXPECT_EQ(hang["status"], "timeout");
-  EXPECT_EQ(hang["message"],
-            "no result within the --timeout of 3 s in this cell; the worker was stopped with "
-            "SIGTERM");
+  EXPECT_EQ(hang["message"], "no result within the --timeout of " + std::to_string(timeout_s) +
+                                 " s in this cell; the worker was stopped with SIGTERM");
   nlohmann::json deaf = cells_of(results, "fake_hang", "ignores_sigterm").at(0);
   EXPECT_EQ(deaf["status"], "timeout");
   EXPECT_TRUE(contains(deaf["message"], "SIGKILL after it ignored SIGTERM for 2 s")) << deaf;
@@ -311,6 +344,13 @@ TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
   TempFolder folder;
   std::string path = folder.file("r.json");
   const std::string marker = folder.file("hanging");
+  // What a whole run of the good cell costs on this machine now: stopping must cost less.
+  CommandResult good;
+  const double good_s = seconds_of([&] {
+    good = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-v", "loop", "-r", "3",
+                        "--warmup", "0", "--json", folder.file("good.json"), "-q"});
+  });
+  ASSERT_EQ(good.exit_code, 0) << good.out << good.err;
   ::setenv("PLUGBENCH_FAKE_HANG_MARKER", marker.c_str(), 1);
   int pid = plugbench::testing::start_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p",
                                                "cpu_serial,fake_hang", "-w", "reduce", "-s", "1000",
@@ -318,16 +358,17 @@ TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
                                                "--timeout", "0", "--json", path});
   ::unsetenv("PLUGBENCH_FAKE_HANG_MARKER");
   // The hanging cell is in flight once the fake plugin has made the marker (on a loaded machine
-  // that can take a while: no fixed sleep).
-  for (int waited = 0; !std::filesystem::exists(marker) && waited < 600; ++waited) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // that can take a while: no fixed sleep; ctest's timeout bounds the wait).
+  while (!std::filesystem::exists(marker) && plugbench::testing::still_running(pid)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   ASSERT_TRUE(std::filesystem::exists(marker)) << "the hanging cell never started";
   auto signalled = std::chrono::steady_clock::now();
   kill(pid, SIGINT);
   EXPECT_EQ(plugbench::testing::wait_for_exit(pid), 5);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count(),
-            5.0);
+            std::max(5.0, good_s))
+      << "a whole run of the good cell took " << good_s << " s";
   nlohmann::json results = read_json(path);
   EXPECT_FALSE(results["complete"].get<bool>());
   ASSERT_EQ(results["results"].size(), 1u);  // the hanging cell in flight is dropped

@@ -378,11 +378,12 @@ TEST(PeakPerPattern, AnAddressSpaceLimitHalvesTheHostBuffersRatherThanEndingTheR
   // About 880 MiB of address space: two 512 MiB buffers do not fit in it, two of 256 MiB do.
   CommandResult r = testing::run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r",
                                           "3", "--json", folder.file("r.json")},
-                                         "ulimit -v 900000; ");
+                                         "unset PLUGBENCH_CALIBRATION; ulimit -v 900000; ");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   nlohmann::json results = testing::read_json(folder.file("r.json"));
   for (const nlohmann::json& peak : results["context"]["peaks"]) {
     if (peak["memory_space"] != "host") continue;
+    EXPECT_FALSE(testing::contains(peak["measured_by"].get<std::string>(), "quick")) << peak.dump();
     EXPECT_LT(peak["bytes"].get<std::uint64_t>(), 512ull << 20) << peak.dump();
     EXPECT_GE(peak["bytes"].get<std::uint64_t>(), 64ull << 20) << peak.dump();
     EXPECT_GT(peak["gbps"].get<double>(), 0) << peak.dump();
@@ -406,6 +407,36 @@ TEST(PeakPerPattern, TheLoopsOfAPeakTravelThroughJson) {
   nlohmann::json without = to_json(peak);
   without.erase("methods");  // a file from before the loops were recorded
   EXPECT_TRUE(peak_from_json(without).methods.empty());
+}
+
+// The test suite's quick calibration says so in the file, and a user's run never gets it unasked.
+TEST(PeakPerPattern, AQuickCalibrationIsSmallAndSaysSoAndIsNeverTheDefault) {
+  TempFolder folder;
+  const std::vector<std::string> run = {"-p",   "cpu_serial", "-w", "reduce", "-s",
+                                        "1000", "-r",         "3",  "--json", folder.file("r.json"),
+                                        "-q"};
+  // Unset, the calibration is the full one: AnAddressSpaceLimitHalvesTheHostBuffers... checks it.
+  for (const char* setting : {"quick", "sloppy"}) {
+    const std::string prefix = "export PLUGBENCH_CALIBRATION=" + std::string(setting) + "; ";
+    CommandResult r = testing::run_harness(run, prefix);
+    ASSERT_EQ(r.exit_code, 0) << setting << ": " << r.out << r.err;
+    const bool quick = std::string(setting) == "quick";
+    EXPECT_EQ(testing::contains(r.err, "'sloppy' is not 'full' or 'quick'"),
+              std::string(setting) == "sloppy")
+        << r.err;
+    nlohmann::json results = testing::read_json(folder.file("r.json"));
+    for (const nlohmann::json& peak : results["context"]["peaks"]) {
+      if (peak["memory_space"] != "host") continue;
+      EXPECT_EQ(testing::contains(peak["measured_by"].get<std::string>(), "quick calibration"),
+                quick)
+          << setting << ": " << peak.dump();
+      if (quick) {
+        EXPECT_EQ(peak["bytes"].get<std::uint64_t>(), 8ull << 20) << peak.dump();
+      } else {
+        EXPECT_GE(peak["bytes"].get<std::uint64_t>(), 64ull << 20) << setting << peak.dump();
+      }
+    }
+  }
 }
 
 TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {

@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace plugbench::testing {
 
@@ -60,7 +62,7 @@ CommandResult run_harness(const std::vector<std::string>& arguments,
   return result;
 }
 
-int start_harness(const std::vector<std::string>& arguments) {
+int start_harness(const std::vector<std::string>& arguments, const std::string& output_file) {
   std::vector<std::string> argv_strings = {PLUGBENCH_HARNESS_PATH};
   argv_strings.insert(argv_strings.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv;
@@ -68,13 +70,27 @@ int start_harness(const std::vector<std::string>& arguments) {
   argv.push_back(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
-    int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDOUT_FILENO);
-    dup2(null, STDERR_FILENO);
+    int output = open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(output, STDOUT_FILENO);
+    dup2(output, STDERR_FILENO);
     execv(argv[0], argv.data());
     _exit(127);
   }
   return pid;
+}
+
+bool still_running(int pid) {
+  siginfo_t ended{};  // an ended child is left for wait_for_exit to reap
+  return ::waitid(P_PID, static_cast<id_t>(pid), &ended, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         ended.si_pid != pid;
+}
+
+bool wait_for_text(const std::string& path, const std::string& text, int pid) {
+  while (!contains(read_text(path), text)) {
+    if (!still_running(pid)) return contains(read_text(path), text);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 int wait_for_exit(int pid) {

@@ -39,8 +39,14 @@ inline const std::string kPlainSegfaults =
 CommandResult run_harness(const std::vector<std::string>& arguments,
                           const std::string& shell_prefix = "");
 
-// Starts the harness in the background (stdout and stderr to /dev/null); returns its pid.
-int start_harness(const std::vector<std::string>& arguments);
+// Starts the harness in the background (stdout and stderr to `output_file`); returns its pid.
+int start_harness(const std::vector<std::string>& arguments,
+                  const std::string& output_file = "/dev/null");
+// Whether a child started by start_harness has not ended yet (an ended one is not reaped).
+bool still_running(int pid);
+// Waits until the file at `path` holds `text` (a test that must act at a point of a run waits for
+// what the run prints there, not for a fixed time). False if `pid` ended first.
+bool wait_for_text(const std::string& path, const std::string& text, int pid);
 // Waits for a process started by start_harness; returns its exit code, or 128 + the signal.
 int wait_for_exit(int pid);
 

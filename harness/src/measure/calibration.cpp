@@ -12,14 +12,40 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 
 namespace plugbench {
 namespace {
 
-constexpr int kCalibrationRepetitions = 10;
 constexpr std::uint64_t kHugePage = 2ull << 20;
 constexpr std::uint64_t kSmallestHostBuffer = 64ull << 20;
+
+// The test suite's calibration: buffers that fit in a cache and three repetitions, so that a
+// harness run in a test costs milliseconds, not seconds of all cores' memory traffic, whatever
+// else runs beside it. The peaks it gives are the caches' rates, not the memory's: never for
+// figures a user reads (docs/measurement.md, "A quick calibration for tests").
+struct CalibrationScale {
+  int repetitions = 10;
+  std::uint64_t host_bytes = 0;  // 0: sized from the caches and RAM (host_copy_bytes)
+  std::uint64_t device_bytes = 1ull << 30;
+  const char* note = "";  // added to measured_by
+};
+
+CalibrationScale calibration_scale() {
+  const char* value = std::getenv("PLUGBENCH_CALIBRATION");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "full") == 0) return {};
+  if (std::strcmp(value, "quick") == 0) {
+    return {3, 8ull << 20, 64ull << 20, "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
+  }
+  std::fprintf(stderr,
+               "harness: PLUGBENCH_CALIBRATION='%s' is not 'full' or 'quick' (a test-only "
+               "setting); calibrating in full\n",
+               value);
+  return {};
+}
 
 std::uint64_t host_copy_bytes() {
   // Each buffer four times the last-level cache (the H200 host's L3 is 300 MiB) and at least
@@ -39,8 +65,8 @@ std::uint64_t host_copy_bytes() {
 
 // The repetitions of `sample` (which returns milliseconds).
 template <class SampleMs>
-TimeStats times_of(const std::string& name, SampleMs&& sample) {
-  MeasureSettings settings{kCalibrationRepetitions, 0};
+TimeStats times_of(const std::string& name, int repetitions, SampleMs&& sample) {
+  MeasureSettings settings{repetitions, 0};
   return measure(name, settings,
                  [&] {
                    Sample s;
@@ -71,12 +97,13 @@ std::function<double()> wall_ms(std::function<std::uint64_t()> pass) {
 
 // Times each loop and keeps the fastest as the peak, every loop's rate beside it.
 void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& loops,
-                      const std::string& threads) {
+                      const std::string& threads, const CalibrationScale& scale) {
   for (const HostStreamLoop& loop : loops) {
     loop.run();  // untimed: the team awake, the pages mapped
     PeakBandwidth tried = peak;
     set_rate(tried,
-             times_of("calibration/host_" + peak.pattern + "/" + loop.name, wall_ms(loop.run)),
+             times_of("calibration/host_" + peak.pattern + "/" + loop.name, scale.repetitions,
+                      wall_ms(loop.run)),
              loop.bytes_per_pass);
     peak.methods.push_back({loop.name, tried.gbps, tried.best_ms, tried.median_ms});
     if (tried.gbps > peak.gbps) {
@@ -85,7 +112,7 @@ void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& lo
       peak.median_ms = tried.median_ms;
       peak.measured_by = "harness: " + loop.name + " on " + threads + " (the fastest of " +
                          std::to_string(loops.size()) + " loops, each timed " +
-                         std::to_string(kCalibrationRepetitions) + " times)";
+                         std::to_string(scale.repetitions) + " times" + scale.note + ")";
     }
   }
 }
@@ -93,7 +120,9 @@ void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& lo
 }  // namespace
 
 std::vector<PeakBandwidth> calibrate_host_peaks() {
-  std::uint64_t size = host_copy_bytes();
+  const CalibrationScale scale = calibration_scale();
+  std::uint64_t size = scale.host_bytes > 0 ? scale.host_bytes : host_copy_bytes();
+  const std::uint64_t smallest = std::min(size, kSmallestHostBuffer);
   // Buffers as the SDK's host services make a plugin's (huge pages), so that the peak and the
   // plugins' figures pay the same for address translation.
   sdk::HugePageBuffers buffers;
@@ -107,8 +136,8 @@ std::vector<PeakBandwidth> calibrate_host_peaks() {
     } catch (const sdk::Failure&) {
       if (source != nullptr) buffers.release(source);
       source = nullptr;
-      if (size <= kSmallestHostBuffer) throw;
-      size = std::max(size / 2 / kHugePage * kHugePage, kSmallestHostBuffer);
+      if (size <= smallest) throw;
+      size = std::max(size / 2 / kHugePage * kHugePage, smallest);
     }
   }
   const std::int64_t bytes = static_cast<std::int64_t>(size);
@@ -123,21 +152,22 @@ std::vector<PeakBandwidth> calibrate_host_peaks() {
   copy.bytes = size;
   PeakBandwidth read = copy;
   read.pattern = to_string(MemoryPattern::read);
-  set_fastest_loop(copy, host_copy_loops(target, source, size), threads);
-  set_fastest_loop(read, host_read_loops(source, target, size), threads);
+  set_fastest_loop(copy, host_copy_loops(target, source, size), threads, scale);
+  set_fastest_loop(read, host_read_loops(source, target, size), threads, scale);
   buffers.release(source);
   buffers.release(target);
   return {copy, read};
 }
 
 std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) {
+  const CalibrationScale scale = calibration_scale();
   PeakBandwidth copy;
   copy.memory_space = "device";
   copy.pattern = to_string(MemoryPattern::copy);
   copy.measured_by = "plugin " + session.plugin().name + ": copy_within, fastest of " +
-                     std::to_string(kCalibrationRepetitions);
+                     std::to_string(scale.repetitions) + scale.note;
   if (auto info = session.device_info()) copy.device = bounded_text(info->name, sizeof info->name);
-  copy.bytes = 1ull << 30;
+  copy.bytes = scale.device_bytes;
   std::optional<PluginBuffer> source, target;
   // Halve the size until two buffers fit (a small device, or one already busy).
   while (true) {
@@ -168,16 +198,20 @@ std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) 
         session.timed_sample(0, call).hold == PB_HOLD_TIMED_OUT ? PB_TIMER_HOST_WAITS : 0;
     return [&session, call, flags] { return session.timed_sample(flags, call).ms; };
   };
-  set_rate(copy, times_of("calibration/" + session.plugin().name + "_copy", timed_ms(copy_call)),
+  set_rate(copy,
+           times_of("calibration/" + session.plugin().name + "_copy", scale.repetitions,
+                    timed_ms(copy_call)),
            2.0 * double(copy.bytes));
   std::vector<PeakBandwidth> peaks{copy};
   if (session.has_read_within()) {
     PeakBandwidth read = copy;
     read.pattern = to_string(MemoryPattern::read);
     read.measured_by = "plugin " + session.plugin().name + ": read_within, fastest of " +
-                       std::to_string(kCalibrationRepetitions);
+                       std::to_string(scale.repetitions) + scale.note;
     auto read_call = [&] { session.read_within(source->get(), read.bytes); };
-    set_rate(read, times_of("calibration/" + session.plugin().name + "_read", timed_ms(read_call)),
+    set_rate(read,
+             times_of("calibration/" + session.plugin().name + "_read", scale.repetitions,
+                      timed_ms(read_call)),
              double(read.bytes));
     peaks.push_back(read);
   }

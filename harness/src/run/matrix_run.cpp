@@ -283,6 +283,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         write_rank_tables(tables, planned, cells, spreads, options, hosts);
         run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
       }
+      // Each table out as its problem ends, also into a pipe or a file (`| tee`, a CI log).
+      (options.export_format ? std::cerr : std::cout).flush();
     }
     run.cells.insert(run.cells.end(), cells.begin(), cells.end());
   }
