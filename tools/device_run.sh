@@ -13,6 +13,7 @@
 #                                                  (tools/probes/README.md): NAME-host.csv and
 #                                                  NAME-gpu.csv, options given to both
 #   tools/device_run.sh peak-probe NAME [opts]     tools/probes/host_peak_probe.cpp: NAME.csv
+#   tools/device_run.sh first-cell [opts]          seconds to the first table of a small openmp run
 # PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cub ..." builds only those targets.
 # PLUGBENCH_TUNINGS=ON builds cuda_optimized's tunings too (plugins/cuda_optimized/README.md).
 # PLUGBENCH_CUDA=OFF builds the host side only (no CUDA configure): host-only batches start sooner.
@@ -53,11 +54,12 @@ build() {
 
 stage_test() {
   # GPU tests use small sizes: several at once on the one GPU is fine and saves minutes.
+  local started=$SECONDS
   ctest --test-dir "$build_dir" -j "${PLUGBENCH_CTEST_JOBS:-8}" --output-on-failure --timeout 900 \
     >"$OUT/ctest.log" 2>&1
   local rc=$?
   grep -E "tests passed|tests failed|Failed|\*\*\*|SKIPPED|Not Run" "$OUT/ctest.log" | tail -40
-  echo "ctest exit code: $rc"
+  echo "ctest exit code: $rc, $((SECONDS - started)) s at -j ${PLUGBENCH_CTEST_JOBS:-8}"
 }
 
 # compute-sanitizer over every GPU plugin x workload x distribution at small sizes, one harness
@@ -178,6 +180,21 @@ stage_peak_probe() {
   cat "$OUT/$name.csv"
 }
 
+# Seconds from the start of a small run to its first table (issue: time to the first cell), three
+# times; options are added to `-w reduce -s 2^20 -p openmp --no-json`.
+stage_first_cell() {
+  for _ in 1 2 3; do
+    local start
+    start=$(date +%s.%N)
+    "$build_dir/bin/harness" -w reduce -s 2^20 -p openmp --no-json "$@" 2>/dev/null |
+      while IFS= read -r line; do
+        [[ "$line" == reduce* ]] && awk -v s="$start" -v e="$(date +%s.%N)" \
+          'BEGIN { printf "first table after %.2f s\n", e - s }'
+      done
+    awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "whole run %.2f s\n", e - s }'
+  done | tee "$OUT/first-cell.txt"
+}
+
 build
 while [[ $# -gt 0 ]]; do
   stage="$1"
@@ -194,6 +211,7 @@ while [[ $# -gt 0 ]]; do
     probe) stage_probe "${args[@]}" ;;
     measure-probes) stage_measure_probes "${args[@]}" ;;
     peak-probe) stage_peak_probe "${args[@]}" ;;
+    first-cell) stage_first_cell "${args[@]}" ;;
     *) echo "unknown stage $stage"; exit 2 ;;
   esac
 done
