@@ -81,7 +81,13 @@ class Compare : public ::testing::Test {
   static void TearDownTestSuite() { folder_.reset(); }
 
   static std::string base_path() { return folder_->file("base.json"); }
-  static nlohmann::json base() { return read_json(base_path()); }
+  // The tests give cells the times they compare; whether the machine was busy while the real run
+  // measured them (other tests run beside this one) is left out, as a quiet machine would have it.
+  static nlohmann::json base() {
+    nlohmann::json document = read_json(base_path());
+    for (nlohmann::json& cell : document["results"]) cell.erase("machine_load");
+    return document;
+  }
   // Writes `document` beside the base file.
   static std::string write(const std::string& name, const nlohmann::json& document) {
     std::string path = folder_->file(name);
@@ -145,6 +151,35 @@ TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
   CommandResult faster = run_harness({"compare", path, steady_path, "--format", "csv"});
   EXPECT_EQ(faster.exit_code, 0);
   EXPECT_EQ(row_for(csv_rows(faster.out), "reduce", "openmp", "4096").at("verdict"), "faster");
+}
+
+// A cell measured while other processes took the machine may be slow because of them: compare
+// calls it too noisy, says why, and it is no regression.
+TEST_F(Compare, ACellMeasuredOnABusyMachineIsTooNoisyNotSlower) {
+  nlohmann::json steady = base();
+  set_samples(cell_of(steady, "reduce", "openmp", 4096), {1.00, 1.01, 1.02, 1.03, 1.04}, 1.02);
+  std::string steady_path = write("steady_quiet.json", steady);
+  nlohmann::json slower = steady;
+  nlohmann::json& cell = cell_of(slower, "reduce", "openmp", 4096);
+  scale_kernel_time(cell, 2.0);
+  cell["machine_load"] = {{"others_cpu_share", 0.42},
+                          {"steal_share", 0.0},
+                          {"load_average", 3.1},
+                          {"judged", true},
+                          {"busy", true}};
+  std::string busy_path = write("slower_busy.json", slower);
+
+  CommandResult r = run_harness({"compare", steady_path, busy_path, "--format", "csv"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto rows = csv_rows(r.out);
+  const auto& row = row_for(rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(row.at("verdict"), "too noisy");
+  EXPECT_EQ(row.at("why"),
+            "the machine was busy while the new run measured it: other processes used 42 % of "
+            "the CPUs, steal 0 %");
+  // The same file without the busy mark is the regression it looks like.
+  cell["machine_load"]["busy"] = false;
+  EXPECT_EQ(run_harness({"compare", steady_path, write("slower_quiet.json", slower)}).exit_code, 1);
 }
 
 TEST_F(Compare, NoisyRepetitionsAreTooNoisyToSay) {

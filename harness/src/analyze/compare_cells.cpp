@@ -36,6 +36,7 @@ CellSide side_of(const CellResult& cell) {
   }
   side.gbps = finite(cell.gbps);
   side.percent_of_peak = finite(cell.percent_of_peak);
+  side.machine_load = cell.machine_load;
   return side;
 }
 
@@ -114,6 +115,18 @@ void decide_timed(CellComparison& c, const CompareSettings& settings) {
     c.verdict = change > 0 ? Verdict::slower : Verdict::faster;
     c.label = change > 0 ? "slower" : "faster";
     c.regression = change > 0;
+  }
+  // Other processes took the machine while one side ran: the difference may be theirs.
+  if (c.verdict == Verdict::slower || c.verdict == Verdict::faster) {
+    for (const auto& [side, name] : {std::pair{&base, "base"}, std::pair{&current, "new"}}) {
+      if (!side->machine_load || !side->machine_load->busy) continue;
+      c.verdict = Verdict::noisy;
+      c.label = "too noisy";
+      c.regression = false;
+      c.detail = std::string("the machine was busy while the ") + name +
+                 " run measured it: " + describe(*side->machine_load);
+      break;
+    }
   }
 }
 

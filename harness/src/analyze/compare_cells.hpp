@@ -25,7 +25,8 @@ struct CellSide {
   std::optional<double> median_ms;  // the kernel's median time
   std::optional<double> gbps;
   std::optional<double> percent_of_peak;
-  std::vector<double> samples_ms;  // the kernel's repetition times
+  std::vector<double> samples_ms;           // the kernel's repetition times
+  std::optional<MachineLoad> machine_load;  // what others took of the machine while it ran
 };
 
 struct CellKey {
@@ -42,7 +43,8 @@ enum class Verdict {
   faster,     // beyond the threshold, and the test says the times differ
   slower,     // the same, the other way: a regression
   same,       // the medians are within the threshold of each other
-  noisy,      // beyond the threshold, but the test cannot tell (p >= alpha, or too few samples)
+  noisy,      // beyond the threshold, but the test cannot tell (p >= alpha, or too few samples),
+              // or the machine was busy on either side
   failed,     // a wrong answer on either side: shown, never compared
   not_timed,  // either side has no time (unavailable, unsupported, error, ...)
   only_base,  // the cell is in the base file only

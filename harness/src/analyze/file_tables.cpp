@@ -92,6 +92,9 @@ FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>
     all_cells.insert(all_cells.end(), problem.cells.begin(), problem.cells.end());
   }
   tables.summary = cell_summary(all_cells);
+  if (std::string busy = busy_summary(all_cells); !busy.empty()) {
+    tables.summary += "\n" + busy.substr(0, busy.size() - 1);
+  }
   if (several_ranks) {
     std::ostringstream slow;
     report_slow_ranks(all_spreads, hosts, slow);

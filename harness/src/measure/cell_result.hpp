@@ -3,6 +3,7 @@
 
 #include "load/execution_context.hpp"
 #include "measure/gpu_telemetry.hpp"
+#include "measure/machine_load.hpp"
 #include "measure/measurement.hpp"
 #include "workload.hpp"
 
@@ -126,6 +127,8 @@ struct CellResult {
   std::string suspect;
   std::optional<PluginOutput> output;  // none when the plugin wrote nothing (or ran in-process)
   std::optional<DistributedRecord> distributed;
+  // What other processes took of the machine while the cell ran (none where /proc cannot say).
+  std::optional<MachineLoad> machine_load;
 
   bool counts_as_error() const { return is_error_status(status); }
 };

@@ -127,6 +127,13 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
     }
   }
   for (const CellResult& cell : cells) {
+    if (cell.machine_load && cell.machine_load->busy) {
+      table.notes.push_back(cell.plugin + "/" + cell.variant +
+                            ": busy machine: " + describe(*cell.machine_load) +
+                            " while it ran; its times may be the neighbours' too");
+    }
+  }
+  for (const CellResult& cell : cells) {
     if (!cell.sampling) continue;
     const SamplingRecord& sampling = *cell.sampling;
     const std::string name = cell.plugin + "/" + cell.variant + ": ";
@@ -185,6 +192,23 @@ std::string cell_summary(const std::vector<CellResult>& cells) {
          std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
          (skipped > 0 ? std::to_string(skipped) + " skipped after --max-restarts, " : "") +
          std::to_string(other) + " unavailable or unsupported";
+}
+
+std::string busy_summary(const std::vector<CellResult>& cells) {
+  std::size_t busy = 0;
+  double most = 0;
+  for (const CellResult& cell : cells) {
+    if (!cell.machine_load || !cell.machine_load->busy) continue;
+    ++busy;
+    most = std::max(most, cell.machine_load->others_share);
+  }
+  if (busy == 0) return "";
+  char share[16];
+  std::snprintf(share, sizeof share, "%.0f %%", 100 * most);
+  return "the machine was busy during " + std::to_string(busy) + " of " +
+         std::to_string(cells.size()) + " cells (other processes used up to " + share +
+         " of its CPUs): their times may be the neighbours' too, and compare calls them too "
+         "noisy\n";
 }
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,

@@ -23,6 +23,8 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
 // unsupported": the line that ends a run's tables ("N skipped after --max-restarts, " before the
 // last figure when there are any).
 std::string cell_summary(const std::vector<CellResult>& cells);
+// A line saying how many cells ran while other processes took the machine (empty when none did).
+std::string busy_summary(const std::vector<CellResult>& cells);
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
                    const std::vector<PluginRecord>& plugins);

@@ -169,6 +169,14 @@ nlohmann::json to_json(const CellResult& cell) {
                                          {"binding", cell.team->binding},
                                          {"places", cell.team->places}}
                         : nlohmann::json(nullptr);
+  if (cell.machine_load) {
+    const MachineLoad& load = *cell.machine_load;
+    j["machine_load"] = {{"others_cpu_share", load.others_share},
+                         {"steal_share", load.steal_share},
+                         {"load_average", load.load_average},
+                         {"judged", load.judged},
+                         {"busy", load.busy}};
+  }
   // Absent when the plugin wrote nothing: the common case stays as it was.
   if (cell.output) {
     j["output"] = {{"bytes", cell.output->bytes}, {"first_lines", cell.output->first_lines}};
@@ -317,6 +325,23 @@ CellResult cell_from_json(const nlohmann::json& j) {
     cell.suspect = suspect->get<std::string>();
   }
   if (j.contains("baseline") && j["baseline"].is_string()) cell.baseline = j["baseline"];
+  if (auto load = j.find("machine_load"); load != j.end() && load->is_object()) {
+    MachineLoad read;
+    auto number = [&](const char* key) {
+      auto field = load->find(key);
+      return field != load->end() && field->is_number() ? field->get<double>() : 0.0;
+    };
+    auto flag = [&](const char* key) {
+      auto field = load->find(key);
+      return field != load->end() && field->is_boolean() && field->get<bool>();
+    };
+    read.others_share = number("others_cpu_share");
+    read.steal_share = number("steal_share");
+    read.load_average = number("load_average");
+    read.judged = flag("judged");
+    read.busy = flag("busy");
+    cell.machine_load = read;
+  }
   if (auto output = j.find("output"); output != j.end() && output->is_object()) {
     PluginOutput kept;
     if (auto bytes = output->find("bytes"); bytes != output->end() && bytes->is_number_unsigned())

@@ -7,6 +7,7 @@
 #include "measure/cell_identity.hpp"
 #include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
+#include "measure/machine_load.hpp"
 #include "plan/sizes.hpp"
 #include "record/distributed_table.hpp"
 #include "record/exports.hpp"
@@ -69,8 +70,14 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
     stop = meetings.before_cell(std::max(stop, stop_signal_number()), spec.workload->distributed());
     if (stop != 0 || meetings.lost()) break;
     progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
+    const std::optional<CpuTimes> before = cpu_times_now();
     std::optional<CellResult> cell =
         source.run(*planned_cell.plugin, request_for(spec, planned_cell, settings));
+    if (cell && before) {
+      if (const std::optional<CpuTimes> after = cpu_times_now()) {
+        cell->machine_load = load_between(*before, *after, load_average_now());
+      }
+    }
     if (!cell) {
       stop = std::max(stop_signal_number(), 1);
       if (meetings.lockstep()) continue;  // the next meeting tells the other ranks
@@ -162,7 +169,9 @@ int report_and_record(RunRecord& run, const Options& options,
   if (run.ranks_lost) {
     std::cerr << "harness: a rank stopped answering; writing the cells this rank has\n";
   }
-  text << "\n" << cell_summary(run.cells) << (several_ranks ? " (every rank's cells)" : "") << "\n";
+  text << "\n"
+       << cell_summary(run.cells) << (several_ranks ? " (every rank's cells)" : "") << "\n"
+       << busy_summary(run.cells);
   bool slow_ranks = false;
   if (several_ranks) {
     describe_rank_sharing(run.mpi, options.mpi_lockstep, text);
