@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 
@@ -47,8 +48,8 @@ std::string make_folder(const fs::path& folder, const std::string& option,
            "); name a path in a folder you can write to";
   }
   if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    return said + ": cannot write in the folder " + in_quotes(folder) + " (" + std::strerror(errno) +
-           "); name a path in a folder you can write to";
+    return said + ": cannot write in the folder " + in_quotes(folder) + " (" +
+           std::strerror(errno) + "); name a path in a folder you can write to";
   }
   return "";
 }
@@ -70,8 +71,8 @@ std::string prepare_output_file(const std::string& path, const std::string& opti
 std::string prepare_output_folder(const std::string& folder, const std::string& option) {
   std::error_code error;
   if (fs::exists(folder, error) && !fs::is_directory(folder, error)) {
-    return option + " " + in_quotes(folder) + " is a file, not a folder; name a folder (it is made " +
-           "where missing)";
+    return option + " " + in_quotes(folder) +
+           " is a file, not a folder; name a folder (it is made where missing)";
   }
   return make_folder(fs::path(folder), option, folder);
 }
