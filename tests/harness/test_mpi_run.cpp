@@ -143,6 +143,9 @@ TEST(MpiRun, ARankBoundToOneCoreWithOmpPlacesRunsItsOwnOpenmpTeamsOnItsWholeShar
   }
 }
 
+// A slow rank is reported, with its rule in words, and the run ends 0: a non-zero exit would make
+// mpirun say the job was aborted after a run that succeeded. The ranks' list shows each rank's
+// thread teams, and no device on a run without one.
 TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
   TempFolder folder;
   const std::string path = folder.file("slow.json");
@@ -150,9 +153,17 @@ TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
       run_harness({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank", "-w", "reduce",
                    "-s", "2^10", "--repetitions", "10", "--json", path},
                   launcher(3, "PLUGBENCH_FAKE_SLOW_RANK=2"));
-  EXPECT_EQ(r.exit_code, 6) << r.out << r.err;
-  EXPECT_TRUE(contains(r.out, "slow ranks:")) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(contains(r.err, "aborted")) << r.err;
+  EXPECT_TRUE(contains(r.out,
+                       "slow ranks (a rank's median kernel time slower than the other "
+                       "ranks' median by more than --outlier-threshold"))
+      << r.out;
   EXPECT_TRUE(contains(r.out, "rank 2 (")) << r.out;
+  EXPECT_TRUE(contains(r.out, "% slower (over the 10 % --outlier-threshold, U test p ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "--fail-on-slow-rank makes it 6")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(fake_rank 1 thread)")) << r.out;
+  EXPECT_FALSE(contains(r.out, "device")) << "no device on a CPU-only run: " << r.out;
   nlohmann::json results = read_json(path);
   ASSERT_EQ(results["aggregates"].size(), 1u);
   const nlohmann::json& slow = results["aggregates"][0]["slow_ranks"];
@@ -163,6 +174,19 @@ TEST(MpiRun, TheSlowRankIsNamedWithItsHostAndTheRunSaysSo) {
   // show names it from the file.
   CommandResult show = run_harness({"show", path});
   EXPECT_TRUE(contains(show.out, "rank 2 (")) << show.out;
+}
+
+// CI asks for the slow rank to fail the job: exit 6 (mpirun's abort message then is expected).
+TEST(MpiRun, FailOnSlowRankMakesASlowRankExitSix) {
+  TempFolder folder;
+  const std::string path = folder.file("slow.json");
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank", "-w", "reduce",
+                   "-s", "2^10", "--repetitions", "10", "--fail-on-slow-rank", "--json", path},
+                  launcher(3, "PLUGBENCH_FAKE_SLOW_RANK=2"));
+  EXPECT_EQ(r.exit_code, 6) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out, "--fail-on-slow-rank makes it 6")) << r.out;
+  EXPECT_EQ(read_json(path)["aggregates"][0]["slow_ranks"].size(), 1u);
 }
 
 TEST(MpiRun, ARankWhoseWorkerCrashesRecordsItAndTheOthersGoOn) {

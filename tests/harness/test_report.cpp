@@ -180,7 +180,7 @@ TEST_F(Report, TheSameFileGivesTheSamePage) {
   EXPECT_EQ(read_text(file("a") + "/index.html"), read_text(file("b") + "/index.html"));
 }
 
-TEST_F(Report, RefusesBadInputWithExitTwoAndAnUnwritableFolderWithExitFour) {
+TEST_F(Report, RefusesBadInputAndAnOutThatCannotBeAFolderWithExitTwo) {
   CommandResult none = run_harness({"report", "--out", file("x")});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_TRUE(contains(none.err, "harness report: report needs a results file")) << none.err;
@@ -201,13 +201,15 @@ TEST_F(Report, RefusesBadInputWithExitTwoAndAnUnwritableFolderWithExitFour) {
   EXPECT_EQ(odd_bytes.exit_code, 2);
   EXPECT_FALSE(contains(odd_bytes.err, "\xff")) << "the message shows the byte escaped";
   EXPECT_FALSE(std::filesystem::exists(file("x"))) << "nothing written for bad input";
-  // A folder under a regular file cannot be made; a regular file is not a folder.
+  // A folder under a regular file cannot be made; a regular file is not a folder: usage errors,
+  // refused before the page is made (as every output path is before the work).
   CommandResult under_file = run_harness({"report", path(), "--out", path() + "/report"});
-  EXPECT_EQ(under_file.exit_code, 4);
-  EXPECT_TRUE(contains(under_file.err, "cannot make the folder")) << under_file.err;
+  EXPECT_EQ(under_file.exit_code, 2);
+  EXPECT_TRUE(contains(under_file.err, "'" + path() + "' is a file, not a folder"))
+      << under_file.err;
   CommandResult on_file = run_harness({"report", path(), "--out", path()});
-  EXPECT_EQ(on_file.exit_code, 4);
-  EXPECT_TRUE(contains(on_file.err, "is not a folder")) << on_file.err;
+  EXPECT_EQ(on_file.exit_code, 2);
+  EXPECT_TRUE(contains(on_file.err, "is a file, not a folder")) << on_file.err;
   CommandResult help = run_harness({"report", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "usage: harness report FILE.json")) << help.out;

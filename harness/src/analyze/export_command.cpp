@@ -4,6 +4,7 @@
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
 #include "record/exports.hpp"
+#include "record/output_path.hpp"
 #include "record/results_json.hpp"
 
 #include <boost/program_options.hpp>
@@ -92,6 +93,13 @@ int run_export(int argc, const char* const* argv) {
   nlohmann::json document;
   try {
     file = read_results_file(options.files[0]);
+    // Checked (its folder made) before anything is written, as every output path is.
+    if (!options.out.empty()) {
+      if (std::string problem = prepare_output_file(options.out, "--out"); !problem.empty()) {
+        std::cerr << "harness export: " << problem << "\n";
+        return kExportInputError;
+      }
+    }
     document = *format == ExportFormat::gbench ? gbench_document(file, options.errors == "entries")
                                                : export_document(file, *format);
   } catch (const ResultsFileError& e) {

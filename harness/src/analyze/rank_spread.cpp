@@ -93,7 +93,7 @@ void find_slow_ranks(RankSpread& spread, const std::vector<const CellResult*>& o
     }
     if (rule.empty()) continue;
     const double p = mann_whitney_u(cell->kernel->samples_ms, others_samples).p_value;
-    if (p < kSignificance) spread.slow.push_back({cell->rank, slower_by, p, rule});
+    if (p < kSignificance) spread.slow.push_back({cell->rank, slower_by, p, rule, threshold});
   }
 }
 

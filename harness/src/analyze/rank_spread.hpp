@@ -18,6 +18,7 @@ struct SlowRank {
   double slower_by = 0;  // its median over the median of the other ranks' medians, minus 1
   double p_value = 1;    // the U test of its samples against the other ranks' samples
   std::string rule;      // "threshold" (slower by more than the threshold) or "iqr"
+  double threshold = 0;  // the --outlier-threshold it was judged by, for the message
 };
 
 struct RankSpread {

@@ -4,6 +4,7 @@
 #include "analyze/report_page.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
+#include "record/output_path.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
 #include "record/safe_text.hpp"
@@ -46,16 +47,18 @@ po::options_description describe_report_options(ReportOptions& o) {
 std::string report_usage() {
   ReportOptions unused;
   std::ostringstream text;
-  text << "usage: harness report FILE.json [MORE.json ...] --out DIR\n\n"
-          "Writes DIR/index.html: one page, readable offline (no script, nothing fetched), with "
-          "each file's machine and build, its tables as harness show prints them, charts of "
-          "GB/s and speedup against size per workload, and the CPU/GPU crossover; with more "
-          "than one file, each later file compared with the first as harness compare does. A "
-          "cell that did not run and verify is marked, never drawn as a figure. See "
-          "docs/exports.md.\n\n"
-       << describe_report_options(unused)
-       << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
-          "4 the page could not be written\n";
+  text
+      << "usage: harness report FILE.json [MORE.json ...] --out DIR\n\n"
+         "Writes DIR/index.html: one page, readable offline (no script, nothing fetched), with "
+         "each file's machine and build, its tables as harness show prints them, charts of "
+         "GB/s and speedup against size per workload, and the CPU/GPU crossover; with more "
+         "than one file, each later file compared with the first as harness compare does. A "
+         "cell that did not run and verify is marked, never drawn as a figure. See "
+         "docs/exports.md.\n\n"
+      << describe_report_options(unused)
+      << "\nexit codes: 0 written, 2 usage error (an --out that cannot be a folder, refused before "
+         "the page is made) or a file that is not a readable results file, 4 the page could not "
+         "be written\n";
   return text.str();
 }
 
@@ -70,21 +73,6 @@ ReportOptions parse_report_options(int argc, const char* const* argv) {
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
   return o;
-}
-
-// Makes `folder` (and its parents) where missing; throws std::runtime_error when it cannot be,
-// or names something other than a folder.
-void make_folder(const std::string& folder) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (fs::exists(folder, error) && !fs::is_directory(folder, error)) {
-    throw std::runtime_error("--out '" + printable_text(folder) + "' is not a folder");
-  }
-  fs::create_directories(folder, error);
-  if (error) {
-    throw std::runtime_error("cannot make the folder '" + printable_text(folder) +
-                             "': " + error.message());
-  }
 }
 
 }  // namespace
@@ -107,6 +95,12 @@ int run_report(int argc, const char* const* argv) {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
     }
+    // The folder is made (or refused) before the page, as every output path is before the work;
+    // after the files were read, so that bad input leaves nothing behind.
+    if (std::string problem = prepare_output_folder(options.out, "--out"); !problem.empty()) {
+      std::cerr << "harness report: " << problem << "\n";
+      return kReportInputError;
+    }
     page = report_page(files, options.settings);
   } catch (const ResultsFileError& e) {
     std::cerr << "harness report: " << printable_text(e.what()) << "\n";
@@ -114,7 +108,6 @@ int run_report(int argc, const char* const* argv) {
   }
   const std::string path = (std::filesystem::path(options.out) / "index.html").string();
   try {
-    make_folder(options.out);
     write_text_atomically(page, path);
   } catch (const std::exception& e) {
     std::cerr << "harness report: " << printable_text(e.what()) << "\n";

@@ -10,7 +10,7 @@ enum ExitCode {
   kExitCellError = 3,
   kExitOutputError = 4,
   kExitInterrupted = 5,  // SIGINT / SIGTERM: the results so far are written, marked incomplete
-  kExitSlowRank = 6      // every cell ok, but an MPI rank was named slow (docs/mpi.md)
+  kExitSlowRank = 6      // every cell ok, but an MPI rank was named slow, with --fail-on-slow-rank
 };
 
 }  // namespace plugbench

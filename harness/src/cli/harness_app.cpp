@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
+#include "record/output_path.hpp"
 #include "record/report_table.hpp"
 #include "record/results_json.hpp"
 #include "run/check_plugin.hpp"
@@ -73,15 +74,22 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
     print_dry_run(std::cout, matrix);
     return kExitOk;
   }
-  if (options.write_json && !options.json_path.empty()) {
-    if (std::string problem = results_path_problem(options.json_path); !problem.empty()) {
-      std::cerr << "harness: " << problem << "\n";
-      return kExitUsage;
-    }
-  }
   if (matrix.cells_to_run() == 0 && matrix.problems.empty()) {
     std::cerr << "harness: nothing to run (no available plugin implements the selected "
                  "workloads; see harness --list)\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+// The results file's path, checked (and its folder made) before the first cell, at the root
+// (which alone writes it): nullopt, or the usage error's exit code (said on stderr).
+std::optional<int> prepare_results_path(const Options& options) {
+  if (!options.write_json) return std::nullopt;
+  // The default name holds the time it is written at; its folder is the same.
+  const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
+  if (std::string problem = prepare_output_file(path, "--json"); !problem.empty()) {
+    std::cerr << "harness: " << problem << "\n";
     return kExitUsage;
   }
   return std::nullopt;
@@ -139,6 +147,7 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   Matrix matrix;
   std::optional<int> done = discover_and_plan(options, plugins, matrix);
   const bool informational = options.list || options.dry_run;
+  if (!done && ranks.is_root()) done = prepare_results_path(options);
   if (!ranks.alone() && !informational) {
     // Every rank takes part from here: all go on only when each could plan its run.
     std::optional<int> failed = ranks.agree_max(done ? 1 : 0, kSetupAgreement_s);

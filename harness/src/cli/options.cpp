@@ -84,6 +84,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "outlier-threshold", po::value<double>(&o.outlier_threshold)->default_value(0.10),
       "a rank whose median is slower than the ranks' median by more than this fraction (and "
       "whose samples the U test tells apart, p < 0.05) is named slow")(
+      "fail-on-slow-rank",
+      "exit 6 when every cell is ok but a rank was named slow (for CI); without it a slow rank "
+      "is reported and the exit code is 0")(
       "scaling", po::value<std::string>(&scaling)->default_value("weak"),
       "distributed workloads (dist_reduce, dist_sort): weak, n per rank; strong, n in total, "
       "split across the ranks")(
@@ -159,7 +162,8 @@ std::string usage_text() {
           "timeout, "
           "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
           "so far "
-          "are written, marked incomplete), 6 every cell ok but an MPI rank was named slow\n";
+          "are written, marked incomplete), 6 every cell ok but an MPI rank was named slow "
+          "(with --fail-on-slow-rank)\n";
   return text.str();
 }
 
@@ -217,6 +221,7 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.device < 0) throw UsageError("--device cannot be negative");
   o.device_given = !values["device"].defaulted();
   o.per_rank = values.count("per-rank") > 0;
+  o.fail_on_slow_rank = values.count("fail-on-slow-rank") > 0;
   if (mpi_sync != "lockstep" && mpi_sync != "none") {
     throw UsageError("--mpi-sync '" + mpi_sync + "' is not one of: lockstep, none");
   }

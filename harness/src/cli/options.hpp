@@ -48,7 +48,8 @@ struct Options {
   bool per_rank = false;      // --per-rank: every rank's table too
   bool keep_launcher_cpus = false;  // --rank-cpus launcher: no share of the host's CPUs
   double outlier_threshold = 0.10;
-  Scaling scaling = Scaling::weak;                 // distributed workloads: n per rank or in total
+  bool fail_on_slow_rank = false;   // --fail-on-slow-rank: a slow rank makes the exit code 6
+  Scaling scaling = Scaling::weak;  // distributed workloads: n per rank or in total
   MpiStaging mpi_staging = MpiStaging::automatic;  // how device buffers reach MPI
   IsolationMode isolation = IsolationMode::process;
   double timeout = 300;  // seconds per cell in a worker; 0: no limit

@@ -3,14 +3,25 @@
 
 #include "record/report_table.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace plugbench {
 
 std::string slow_rank_text(const SlowRank& slow, const std::map<int, std::string>& hosts) {
-  char figures[96];
-  std::snprintf(figures, sizeof figures, " %.1f %% slower (p %.3g, %s)", 100 * slow.slower_by,
-                slow.p_value, slow.rule.c_str());
+  // The rule in words: a bare "threshold" leaves the reader to guess which one.
+  char rule[64];
+  if (slow.rule == "threshold") {
+    std::snprintf(rule, sizeof rule, "over the %g %% --outlier-threshold", 100 * slow.threshold);
+  } else if (slow.rule == "iqr") {
+    std::snprintf(rule, sizeof rule, "above Q3 + 1.5 IQR of the ranks");
+  } else {
+    std::snprintf(rule, sizeof rule, "%s", slow.rule.c_str());
+  }
+  char figures[160];
+  std::snprintf(figures, sizeof figures, " %.1f %% slower (%s, U test p %.3g)",
+                100 * slow.slower_by, rule, slow.p_value);
   auto host = hosts.find(slow.rank);
   return "rank " + std::to_string(slow.rank) +
          (host != hosts.end() ? " (" + host->second + ")" : "") + figures;
@@ -67,9 +78,27 @@ std::string first_gpu_uuid(const nlohmann::json& rank) {
   return "";
 }
 
+// "openmp 8 threads, cpu_serial 1 thread": the teams `rank`'s host cells ran on, by plugin.
+std::string rank_teams(const std::vector<CellResult>& cells, int rank) {
+  std::map<std::string, std::uint32_t> threads_by_plugin;
+  for (const CellResult& cell : cells) {
+    if (cell.rank == rank && cell.team) {
+      std::uint32_t& threads = threads_by_plugin[cell.plugin];
+      threads = std::max(threads, cell.team->threads);
+    }
+  }
+  std::string text;
+  for (const auto& [plugin, threads] : threads_by_plugin) {
+    text += (text.empty() ? "" : ", ") + plugin + " " + std::to_string(threads) +
+            (threads == 1 ? " thread" : " threads");
+  }
+  return text;
+}
+
 }  // namespace
 
-void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out) {
+void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector<CellResult>& cells,
+                           std::ostream& out) {
   const nlohmann::json& ranks = mpi["ranks"];
   mpi["sync"] = lockstep ? "lockstep" : "none";
   mpi["rank_count"] = ranks.size();
@@ -88,8 +117,17 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out
       << "\n";
   for (const nlohmann::json& rank : ranks) {
     out << "  rank " << rank.value("rank", 0) << ": " << rank.value("host", "") << ", CPUs "
-        << rank.value("cpus", "") << ", device " << rank.value("device", 0);
-    if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) out << " (" << uuid << ")";
+        << rank.value("cpus", "");
+    if (std::string teams = rank_teams(cells, rank.value("rank", 0)); !teams.empty()) {
+      out << " (" << teams << ")";
+    }
+    // A device only where a device plugin reported one: a CPU-only run has none to name.
+    const bool used_a_device =
+        rank.contains("devices") && rank["devices"].is_array() && !rank["devices"].empty();
+    if (used_a_device) {
+      out << ", device " << rank.value("device", 0);
+      if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) out << " (" << uuid << ")";
+    }
     out << "\n";
   }
   mpi["shared_gpus"] = nlohmann::json::array();
@@ -110,7 +148,11 @@ bool report_slow_ranks(const std::vector<RankSpread>& spreads,
   bool any = false;
   for (const RankSpread& spread : spreads) {
     for (const SlowRank& slow : spread.slow) {
-      if (!any) out << "slow ranks:\n";
+      if (!any) {
+        out << "slow ranks (a rank's median kernel time slower than the other ranks' median by "
+               "more than --outlier-threshold, or with five ranks or more above Q3 + 1.5 IQR of "
+               "their medians; and its samples slower by a Mann-Whitney U test, p < 0.05):\n";
+      }
       any = true;
       out << "  " << spread.cell.workload << " " << spread.cell.distribution
           << " n=" << spread.cell.shape.n << " " << spread.cell.plugin << "/" << spread.cell.variant

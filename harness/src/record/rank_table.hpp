@@ -20,13 +20,15 @@ TextTable rank_spread_table(const std::string& workload, const std::string& dist
                             const Shape& shape, const std::vector<RankSpread>& spreads,
                             const std::map<int, std::string>& hosts);
 
-// "rank 1 (node7) 23.5 % slower (p 0.001)".
+// "rank 1 (node7) 23.5 % slower (over the 10 % --outlier-threshold, U test p 0.001)".
 std::string slow_rank_text(const SlowRank& slow, const std::map<int, std::string>& hosts);
 
-// The run's ranks in a line or two on `out`: hosts, devices, CPU shares, and ranks that share a
+// The run's ranks in a line or two on `out`: hosts, CPU shares, the thread teams their host cells
+// ran on (from `cells`, every rank's), devices (for ranks that used one), and ranks that share a
 // GPU (allowed, but their figures are a shared GPU's). Adds "sync", "rank_count" and
 // "shared_gpus" to `mpi` (context.mpi of the results).
-void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out);
+void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector<CellResult>& cells,
+                           std::ostream& out);
 
 // Lists every slow rank of the run on `out` (nothing when there is none); true when there is one.
 bool report_slow_ranks(const std::vector<RankSpread>& spreads,

@@ -169,7 +169,7 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
   return table;
 }
 
-std::string cell_summary(const std::vector<CellResult>& cells) {
+std::string cell_summary(const std::vector<CellResult>& cells, std::size_t planned) {
   std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, skipped = 0, other = 0;
   for (const CellResult& cell : cells) {
     if (cell.status == status::ok)
@@ -187,7 +187,8 @@ std::string cell_summary(const std::vector<CellResult>& cells) {
     else
       ++other;
   }
-  return std::to_string(cells.size()) + " cells: " + std::to_string(ok) + " ok, " +
+  const std::string of = planned > cells.size() ? " of " + std::to_string(planned) : std::string();
+  return std::to_string(cells.size()) + of + " cells: " + std::to_string(ok) + " ok, " +
          std::to_string(failed) + " failed verification, " + std::to_string(errors) + " errors, " +
          std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
          (skipped > 0 ? std::to_string(skipped) + " skipped after --max-restarts, " : "") +

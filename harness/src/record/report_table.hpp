@@ -21,8 +21,9 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
 
 // "28 cells: 27 ok, 1 failed verification, 0 errors, 0 crashed, 0 timed out, 0 unavailable or
 // unsupported": the line that ends a run's tables ("N skipped after --max-restarts, " before the
-// last figure when there are any).
-std::string cell_summary(const std::vector<CellResult>& cells);
+// last figure when there are any). A run that stopped short of its `planned` cells says
+// "4 of 24 cells: ..." (planned 0: not known).
+std::string cell_summary(const std::vector<CellResult>& cells, std::size_t planned = 0);
 // A line saying how many cells ran while other processes took the machine (empty when none did).
 std::string busy_summary(const std::vector<CellResult>& cells);
 

@@ -444,7 +444,7 @@ void create_parent_folder(const std::string& path) {
 
 }  // namespace
 
-std::string results_path_problem(const std::string& path) {
+std::string results_path_problem(const std::string& path, const std::string& option) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return "";  // a new file: the writer reports what fails
   if (S_ISREG(info.st_mode)) return "";
@@ -454,9 +454,10 @@ std::string results_path_problem(const std::string& path) {
                      : S_ISFIFO(info.st_mode) ? "a FIFO"
                      : S_ISSOCK(info.st_mode) ? "a socket"
                                               : "not a regular file";
-  return "--json '" + printable_text(path) + "' is " + what +
-         ": the results file is written beside it and renamed over it, which would replace it; "
-         "name a regular file (or use --no-json)";
+  return option + " '" + printable_text(path) + "' is " + what +
+         ": the file is written beside it and renamed over it, which would replace it; "
+         "name a regular file" +
+         (option == "--json" ? " (or use --no-json)" : "");
 }
 
 void write_json_atomically(const nlohmann::json& document, const std::string& path) {

@@ -30,8 +30,9 @@ CellResult cell_from_json(const nlohmann::json& j);
 PeakBandwidth peak_from_json(const nlohmann::json& j);
 
 // Why `path` cannot take a results file (it is a folder, a device, a FIFO or a socket, which the
-// rename would replace), or "" when it can (a regular file, or nothing yet).
-std::string results_path_problem(const std::string& path);
+// rename would replace), or "" when it can (a regular file, or nothing yet). `option`: the option
+// that named it, for the message.
+std::string results_path_problem(const std::string& path, const std::string& option = "--json");
 
 // Writes `document` to `path` so that the file is either the old one or the complete new one: to
 // a fresh temporary file of a random name beside it, then renamed. Refuses a path that

@@ -16,6 +16,7 @@
 #include "record/results_document.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
+#include "run/progress.hpp"
 #include "run/rank_steps.hpp"
 #include "run/run_record.hpp"
 #include "run/stop_signal.hpp"
@@ -28,27 +29,6 @@ namespace {
 
 // How long ranks wait for each other around the host calibration at the start of a run.
 constexpr double kCalibrationBound_s = 600;
-
-class Progress {
- public:
-  Progress(bool quiet, std::size_t total) : quiet_(quiet), total_(total) {}
-  void show(const std::string& what) {
-    if (quiet_) return;
-    ++done_;
-    std::cerr << "\r\033[K[" << done_ << "/" << total_ << "] " << what << std::flush;
-  }
-  void note(const std::string& what) {
-    if (!quiet_) std::cerr << "\r\033[K" << what << std::flush;
-  }
-  void finish() {
-    if (!quiet_) std::cerr << "\r\033[K" << std::flush;
-  }
-
- private:
-  bool quiet_;
-  std::size_t total_;
-  std::size_t done_ = 0;
-};
 
 // One problem's cells, measured or decided, in the planned order. Stops early (returning what it
 // has) when this rank or (lock-step) another was told to stop; the cell in flight then is
@@ -69,7 +49,8 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
     // lock-step, so that a rank that stops does not leave the others in its collectives.
     stop = meetings.before_cell(std::max(stop, stop_signal_number()), spec.workload->distributed());
     if (stop != 0 || meetings.lost()) break;
-    progress.show(label + "  " + planned_cell.plugin->name + "/" + planned_cell.kernel->variant);
+    progress.start_cell(label + "  " + planned_cell.plugin->name + "/" +
+                        planned_cell.kernel->variant);
     const std::optional<CpuTimes> before = cpu_times_now();
     std::optional<CellResult> cell =
         source.run(*planned_cell.plugin, request_for(spec, planned_cell, settings));
@@ -83,6 +64,7 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
       if (meetings.lockstep()) continue;  // the next meeting tells the other ranks
       break;
     }
+    progress.finish_cell();
     cells.push_back(std::move(*cell));
   }
   source.problem_done();
@@ -108,14 +90,15 @@ std::map<int, std::string> hosts_of(const nlohmann::json& mpi) {
 // each rank's own table.
 void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
                        const std::vector<CellResult>& cells, const std::vector<RankSpread>& spreads,
-                       const Options& options, const std::map<int, std::string>& hosts) {
+                       const Options& options, const std::map<int, std::string>& hosts,
+                       const std::string& cut_note) {
   const ProblemSpec& spec = planned.spec;
-  if (spec.workload->distributed()) {
-    tables.write(distributed_table(spec.workload->name(), spec.distribution, spec.shape, cells));
-  } else {
-    tables.write(
-        rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts));
-  }
+  TextTable spread =
+      spec.workload->distributed()
+          ? distributed_table(spec.workload->name(), spec.distribution, spec.shape, cells)
+          : rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts);
+  if (!cut_note.empty()) spread.notes.push_back(cut_note);
+  tables.write(spread);
   if (!options.per_rank) return;
   std::map<int, std::vector<CellResult>> by_rank;
   for (const CellResult& cell : cells) by_rank[cell.rank].push_back(cell);
@@ -126,6 +109,20 @@ void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
     table.context.push_back({"rank", std::to_string(rank)});
     tables.write(table);
   }
+}
+
+// The note under a problem's table when the run stopped before the problem's last cell ("" when
+// it has them all): a short table must not read as the whole problem.
+std::string cut_table_note(std::size_t measured, std::size_t planned) {
+  if (measured >= planned) return "";
+  return "(interrupted: " + std::to_string(measured) + " of this problem's " +
+         std::to_string(planned) + " cells were measured)";
+}
+
+std::size_t planned_cells(const Matrix& matrix) {
+  std::size_t count = 0;
+  for (const PlannedProblem& problem : matrix.problems) count += problem.cells.size();
+  return count;
 }
 
 }  // namespace
@@ -170,12 +167,19 @@ int report_and_record(RunRecord& run, const Options& options,
     std::cerr << "harness: a rank stopped answering; writing the cells this rank has\n";
   }
   text << "\n"
-       << cell_summary(run.cells) << (several_ranks ? " (every rank's cells)" : "") << "\n"
+       << cell_summary(run.cells, run.planned_cells)
+       << (several_ranks ? " (every rank's cells)" : "") << "\n"
        << busy_summary(run.cells);
   bool slow_ranks = false;
   if (several_ranks) {
-    describe_rank_sharing(run.mpi, options.mpi_lockstep, text);
+    describe_rank_sharing(run.mpi, options.mpi_lockstep, run.cells, text);
     slow_ranks = report_slow_ranks(run.spreads, hosts, text);
+    // A slow rank is a finding, not a failure: a non-zero exit makes mpirun say the job was
+    // aborted after a run that succeeded. CI asks for exit 6 with --fail-on-slow-rank.
+    if (slow_ranks && !options.fail_on_slow_rank) {
+      text << "(a slow rank is reported, not failed: the exit code stays 0; --fail-on-slow-rank "
+              "makes it 6, for CI)\n";
+    }
   }
   std::vector<Crossover> crossovers =
       report_crossover(several_ranks ? collapse_ranks(run.cells) : run.cells, text,
@@ -183,7 +187,7 @@ int report_and_record(RunRecord& run, const Options& options,
 
   int exit_code = run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
   if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
-  if (exit_code == kExitOk && slow_ranks) exit_code = kExitSlowRank;
+  if (exit_code == kExitOk && slow_ranks && options.fail_on_slow_rank) exit_code = kExitSlowRank;
   const nlohmann::json document = results_document(run, options, plugins, crossovers);
   if (options.export_format) {
     // The export is made from the document as written, so it holds what the file holds.
@@ -219,7 +223,10 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       return kExitUsage;
     }
   }
-  Progress progress(options.quiet || !root, matrix.cells_to_run());
+  Progress progress(std::cerr,
+                    root ? Progress::style_for_stderr(options.quiet) : Progress::Style::off,
+                    matrix.cells_to_run());
+  run.planned_cells = planned_cells(matrix) * static_cast<std::size_t>(ranks.place().ranks);
 
   // Prepare: from here on a Ctrl-C still writes a results file.
   install_stop_handlers();
@@ -267,7 +274,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     std::vector<CellResult> cells = measure_problem(planned, distributed ? in_rank : *source,
                                                     settings, progress, meetings, stop);
     derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
-    progress.finish();
+    progress.clear();
+    const std::string cut_note = cut_table_note(cells.size(), planned.cells.size());
     stop = meetings.after_problem(std::max(stop, stop_signal_number()), cells_to_run(planned));
     if (!ranks.alone()) {
       for (CellResult& cell : cells) cell.rank = ranks.place().rank;
@@ -278,10 +286,12 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     if (root && !cells.empty()) {
       const ProblemSpec& spec = planned.spec;
       if (ranks.alone()) {
-        tables.write(distributed ? distributed_table(spec.workload->name(), spec.distribution,
-                                                     spec.shape, cells)
-                                 : problem_table(spec.workload->name(), spec.distribution,
-                                                 spec.shape, cells, options.baseline));
+        TextTable table = distributed ? distributed_table(spec.workload->name(), spec.distribution,
+                                                          spec.shape, cells)
+                                      : problem_table(spec.workload->name(), spec.distribution,
+                                                      spec.shape, cells, options.baseline);
+        if (!cut_note.empty()) table.notes.push_back(cut_note);
+        tables.write(table);
       } else {
         std::vector<RankSpread> spreads =
             spread_over_ranks(cells, options.outlier_threshold, ranks.place().ranks);
@@ -289,7 +299,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         if (distributed) {
           for (RankSpread& spread : spreads) spread.slow.clear();
         }
-        write_rank_tables(tables, planned, cells, spreads, options, hosts);
+        write_rank_tables(tables, planned, cells, spreads, options, hosts, cut_note);
         run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
       }
       // Each table out as its problem ends, also into a pipe or a file (`| tee`, a CI log).
@@ -297,7 +307,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     }
     run.cells.insert(run.cells.end(), cells.begin(), cells.end());
   }
-  progress.finish();
+  progress.clear();
   source.reset();  // every worker closed (or, after a stop signal, already stopped)
   // The signal that stopped any rank stops the run on every rank: the file says so.
   run.stopped_by_signal = std::max(stop, stop_signal_number());

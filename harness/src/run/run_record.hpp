@@ -25,6 +25,7 @@ struct RunRecord {
   nlohmann::json devices = nlohmann::json::array();         // as reported by each device plugin
   std::vector<CellResult> cells;  // in a run of several ranks: every rank's, with its rank
   int stopped_by_signal = 0;      // 0: the run reached its end
+  std::size_t planned_cells = 0;  // every rank's: the summary of a cut run says "N of M cells"
   // A run of several ranks: context.mpi (null for a run of one rank) and each cell's spread.
   nlohmann::json mpi;
   std::vector<RankSpread> spreads;
