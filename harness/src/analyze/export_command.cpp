@@ -32,7 +32,7 @@ po::options_description describe_export_options(ExportOptions& o) {
   options.add_options()("to", po::value<std::string>(&o.to),
                         "gbench (Google Benchmark JSON, for its tools/compare.py), bmf (Bencher "
                         "Metric Format) or gab (github-action-benchmark: a list of times, smaller "
-                        "is better, and a list of GB/s, bigger is better)")(
+                        "is better, or with --list rate a list of GB/s, bigger is better)")(
       "out", po::value<std::string>(&o.out),
       "the file to write, exactly that path (default: stdout)")(
       "errors", po::value<std::string>(&o.errors)->default_value("omit"),
