@@ -22,7 +22,8 @@ struct ExportOptions {
   std::vector<std::string> files;
   std::string to;
   std::string out;
-  std::string errors = "entries";
+  std::string errors = "omit";
+  std::string list = "time";
   bool help = false;
 };
 
@@ -31,26 +32,32 @@ po::options_description describe_export_options(ExportOptions& o) {
   options.add_options()("to", po::value<std::string>(&o.to),
                         "gbench (Google Benchmark JSON, for its tools/compare.py), bmf (Bencher "
                         "Metric Format) or gab (github-action-benchmark: a list of times, smaller "
-                        "is better, and a list of GB/s, bigger is better)")(
+                        "is better, or with --list rate a list of GB/s, bigger is better)")(
       "out", po::value<std::string>(&o.out),
-      "the file to write (default: stdout); with --to gab, OUT-time.json and OUT-rate.json")(
-      "errors", po::value<std::string>(&o.errors)->default_value("entries"),
-      "gbench: a cell that did not end ok is an error entry without a time (entries), or left "
-      "out (omit: what Google Benchmark's compare.py needs, since it reads a time from every "
-      "entry)")("help,h", "this help");
+      "the file to write, exactly that path (default: stdout)")(
+      "errors", po::value<std::string>(&o.errors)->default_value("omit"),
+      "gbench: a cell that did not end ok is left out and listed on stderr (omit: what Google "
+      "Benchmark's compare.py needs, since it reads a time from every entry), or an error entry "
+      "without a time (entries: for tools that read error_occurred)")(
+      "list", po::value<std::string>(&o.list)->default_value("time"),
+      "gab: the list written, one per file as the action reads it: time (median kernel ms, "
+      "tool customSmallerIsBetter) or rate (GB/s, tool customBiggerIsBetter)")("help,h",
+                                                                               "this help");
   return options;
 }
 
 std::string export_usage() {
   ExportOptions unused;
   std::ostringstream text;
-  text << "usage: harness export FILE.json --to gbench|bmf|gab [--out PATH]\n\n"
-          "Writes a results file in a format other tools read. Only figures the file holds are "
-          "written: a cell that did not end ok is an error entry (gbench) or left out (bmf, "
-          "gab; listed on stderr), never a time. docs/exports.md has the mapping.\n\n"
-       << describe_export_options(unused)
-       << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
-          "4 the output could not be written\n";
+  text
+      << "usage: harness export FILE.json --to gbench|bmf|gab [--out PATH] [--errors omit|entries] "
+         "[--list time|rate]\n\n"
+         "Writes a results file in a format other tools read. Only figures the file holds are "
+         "written: a cell that did not end ok is left out and listed on stderr (with gbench "
+         "--errors entries: an error entry), never a time. docs/exports.md has the mapping.\n\n"
+      << describe_export_options(unused)
+      << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
+         "4 the output could not be written\n";
   return text.str();
 }
 
@@ -78,7 +85,10 @@ int run_export(int argc, const char* const* argv) {
         throw UsageError("--to '" + options.to + "' is not one of: gbench, bmf, gab");
       }
       if (options.errors != "entries" && options.errors != "omit") {
-        throw UsageError("--errors '" + options.errors + "' is not one of: entries, omit");
+        throw UsageError("--errors '" + options.errors + "' is not one of: omit, entries");
+      }
+      if (options.list != "time" && options.list != "rate") {
+        throw UsageError("--list '" + options.list + "' is not one of: time, rate");
       }
     }
   } catch (const UsageError& e) {
@@ -100,8 +110,14 @@ int run_export(int argc, const char* const* argv) {
         return kExportInputError;
       }
     }
-    document = *format == ExportFormat::gbench ? gbench_document(file, options.errors == "entries")
-                                               : export_document(file, *format);
+    if (*format == ExportFormat::gbench) {
+      document = gbench_document(file, options.errors == "entries");
+    } else if (*format == ExportFormat::gab) {
+      document =
+          gab_document(file)[options.list == "time" ? "smaller_is_better" : "bigger_is_better"];
+    } else {
+      document = export_document(file, *format);
+    }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness export: " << e.what() << "\n";
     return kExportInputError;
@@ -114,15 +130,10 @@ int run_export(int argc, const char* const* argv) {
   }
   if (error_entries && !not_ok.empty()) {
     std::cerr << "harness export: Google Benchmark's compare.py stops at an entry without a "
-                 "time; export with --errors omit for it\n";
+                 "time; leave --errors out (omit) for it\n";
   }
   try {
-    if (*format == ExportFormat::gab && !options.out.empty()) {
-      write_document(document["smaller_is_better"], options.out + "-time.json");
-      write_document(document["bigger_is_better"], options.out + "-rate.json");
-    } else {
-      write_document(document, options.out);
-    }
+    write_document(document, options.out);
   } catch (const std::exception& e) {
     std::cerr << "harness export: " << e.what() << "\n";
     return kExportOutputError;

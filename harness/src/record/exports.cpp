@@ -2,6 +2,7 @@
 #include "record/exports.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace plugbench {
 namespace {
@@ -46,7 +47,10 @@ nlohmann::json gbench_context(const nlohmann::json& document) {
     out["gpu_driver"] = gpu.value("driver_version", "");
     out["cuda_runtime"] = gpu.value("runtime_version", "");
   }
+  // CCCL's version only where a plugin built with it ran: a CUDA plugin that was built but found
+  // no device says nothing about this run.
   for (const nlohmann::json& plugin : context.value("plugins", nlohmann::json::array())) {
+    if (plugin.value("status", "") != "available") continue;
     const nlohmann::json info = plugin.value("build_info", nlohmann::json::object());
     if (info.contains("cccl")) out["cccl"] = info["cccl"];
   }
@@ -65,21 +69,23 @@ nlohmann::json gbench_entry(const std::string& name, std::size_t family, const C
 }  // namespace
 
 std::string export_name(const CellResult& cell) {
-  return cell.workload + "/" + cell.distribution + "/" + std::to_string(cell.shape.n) + "/" +
-         cell.plugin + "/" + cell.variant +
+  // No empty part: a cell of a plugin that did not load has no variant ("-", as in the tables).
+  const auto part = [](const std::string& text) { return text.empty() ? std::string("-") : text; };
+  return part(cell.workload) + "/" + part(cell.distribution) + "/" + std::to_string(cell.shape.n) +
+         "/" + part(cell.plugin) + "/" + part(cell.variant) +
          (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
 }
 
 nlohmann::json export_document(const ResultsFile& file, ExportFormat format) {
   switch (format) {
     case ExportFormat::gbench:
-      return gbench_document(file, true);
+      return gbench_document(file, false);
     case ExportFormat::bmf:
       return bmf_document(file);
     case ExportFormat::gab:
       break;
   }
-  return gab_document(file);
+  return gab_document(file)["smaller_is_better"];
 }
 
 std::vector<std::string> cells_left_out(const ResultsFile& file) {
@@ -167,7 +173,8 @@ nlohmann::json bmf_document(const ResultsFile& file) {
     if (!exported(cell)) continue;
     const TimeStats& kernel = *cell.kernel;
     nlohmann::json measures;
-    // Bencher's latency is in nanoseconds.
+    // Bencher's built-in latency is in nanoseconds, its throughput in operations per second; BMF
+    // has no unit field, so the measure Bencher makes for the bandwidth carries it in its name.
     measures["latency"] = {{"value", kernel.median_ms * 1e6},
                            {"lower_value", kernel.min_ms * 1e6},
                            {"upper_value", kernel.max_ms * 1e6}};
@@ -177,9 +184,9 @@ nlohmann::json bmf_document(const ResultsFile& file) {
                                 {"lower_value", work / (kernel.max_ms / 1e3)},
                                 {"upper_value", work / (kernel.min_ms / 1e3)}};
       if (const std::optional<double> bytes = bytes_moved(cell)) {
-        measures["bandwidth"] = {{"value", *bytes / kernel.median_ms / 1e6},
-                                 {"lower_value", *bytes / kernel.max_ms / 1e6},
-                                 {"upper_value", *bytes / kernel.min_ms / 1e6}};
+        measures[kBmfBandwidth] = {{"value", *bytes / kernel.median_ms / 1e6},
+                                   {"lower_value", *bytes / kernel.max_ms / 1e6},
+                                   {"upper_value", *bytes / kernel.min_ms / 1e6}};
       }
     }
     document[export_name(cell)] = measures;
@@ -192,8 +199,9 @@ nlohmann::json gab_document(const ResultsFile& file) {
   for (const CellResult& cell : cells_of(file)) {
     if (!exported(cell)) continue;
     const TimeStats& kernel = *cell.kernel;
+    // The action shows `range` as text beside the value: the fastest to the slowest repetition.
     char range[64];
-    std::snprintf(range, sizeof range, "± %.4g", kernel.stddev_ms);
+    std::snprintf(range, sizeof range, "%.4g .. %.4g", kernel.min_ms, kernel.max_ms);
     smaller.push_back({{"name", export_name(cell)},
                        {"unit", "ms"},
                        {"value", kernel.median_ms},

@@ -1,11 +1,10 @@
 // exports.hpp: a results file in the formats other tools read. Each export holds only figures
 // the file holds: a cell without repetitions has no per-repetition entries, and a cell that did
-// not end ok is an error entry (gbench) or left out (the others, which have no errors), never a
-// time.
+// not end ok is left out (an error entry on request for gbench), never a time.
 //   gbench  Google Benchmark's JSON (json_schema_version 1), read by its tools/compare.py
 //   bmf     Bencher Metric Format: per cell latency, throughput and bandwidth, with bounds
-//   gab     github-action-benchmark's custom formats: a list of times (smaller is better) and a
-//           list of rates (bigger is better)
+//   gab     github-action-benchmark's custom formats: a list of times (smaller is better, the
+//           default) or a list of rates (bigger is better)
 #pragma once
 
 #include "record/export_format.hpp"
@@ -23,15 +22,20 @@ namespace plugbench {
 // several ranks.
 std::string export_name(const CellResult& cell);
 
-// `error_entries`: a cell that did not end ok is an entry with error_occurred and no time; else it
-// is left out (Google Benchmark's compare.py reads a time from every entry that is not an
-// aggregate, and stops at one without).
+// `error_entries`: a cell that did not end ok is an entry with error_occurred and no time; else
+// (the default of export and of a run's --format) it is left out: Google Benchmark's compare.py
+// reads a time from every entry that is not an aggregate, and stops at one without.
 nlohmann::json gbench_document(const ResultsFile& file, bool error_entries);
 nlohmann::json bmf_document(const ResultsFile& file);
 // {"smaller_is_better": [...], "bigger_is_better": [...]}: each list is what the action reads.
 nlohmann::json gab_document(const ResultsFile& file);
 
-// The export of `file` in `format` (gbench with error entries).
+// The key of the bandwidth measure in BMF: Bencher creates a measure of that name, so its unit
+// shows (latency and throughput are Bencher's built-in measures, in ns and operations/s).
+inline constexpr const char* kBmfBandwidth = "bandwidth (GB/s)";
+
+// The export of `file` in `format`, as a run's --format writes it: gbench without error entries,
+// gab the list of times (customSmallerIsBetter).
 nlohmann::json export_document(const ResultsFile& file, ExportFormat format);
 
 // The cells left out of an export (not ok), as "name: status: message" lines.
