@@ -65,9 +65,14 @@ nlohmann::json gbench_entry(const std::string& name, std::size_t family, const C
 }  // namespace
 
 std::string export_name(const CellResult& cell) {
-  return cell.workload + "/" + cell.distribution + "/" + std::to_string(cell.shape.n) + "/" +
-         cell.plugin + "/" + cell.variant +
-         (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
+  // A shape of two dimensions by its sides: histogram 64x16, 16x64 and 1024 are three problems
+  // with the same n, and one name would merge them (BMF keeps one, compare.py pairs by order).
+  const bool flat = cell.shape.height == 1 && cell.shape.width == cell.shape.n;
+  const std::string size =
+      flat ? std::to_string(cell.shape.n)
+           : std::to_string(cell.shape.width) + "x" + std::to_string(cell.shape.height);
+  return cell.workload + "/" + cell.distribution + "/" + size + "/" + cell.plugin + "/" +
+         cell.variant + (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
 }
 
 nlohmann::json export_document(const ResultsFile& file, ExportFormat format) {
@@ -80,6 +85,16 @@ nlohmann::json export_document(const ResultsFile& file, ExportFormat format) {
       break;
   }
   return gab_document(file);
+}
+
+std::vector<std::string> cells_suspect(const ResultsFile& file) {
+  std::vector<std::string> suspect;
+  for (const CellResult& cell : cells_of(file)) {
+    if (exported(cell) && !cell.suspect.empty()) {
+      suspect.push_back(export_name(cell) + ": " + cell.suspect);
+    }
+  }
+  return suspect;
 }
 
 std::vector<std::string> cells_left_out(const ResultsFile& file) {

@@ -2,6 +2,7 @@
 #include "record/rank_table.hpp"
 
 #include "record/report_table.hpp"
+#include "record/safe_text.hpp"
 
 #include <cstdio>
 
@@ -87,9 +88,13 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out
                    : "each on its own (--mpi-sync none)")
       << "\n";
   for (const nlohmann::json& rank : ranks) {
-    out << "  rank " << rank.value("rank", 0) << ": " << rank.value("host", "") << ", CPUs "
-        << rank.value("cpus", "") << ", device " << rank.value("device", 0);
-    if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) out << " (" << uuid << ")";
+    // A device's UUID is a plugin's text; a host name the system's: escaped for the terminal.
+    out << "  rank " << rank.value("rank", 0) << ": " << printable_text(rank.value("host", ""))
+        << ", CPUs " << printable_text(rank.value("cpus", "")) << ", device "
+        << rank.value("device", 0);
+    if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
+      out << " (" << printable_text(uuid) << ")";
+    }
     out << "\n";
   }
   mpi["shared_gpus"] = nlohmann::json::array();
@@ -99,7 +104,7 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, std::ostream& out
         {{"host", where.first}, {"uuid", where.second}, {"ranks", sharing}});
     out << "  ranks";
     for (int rank : sharing) out << " " << rank;
-    out << " share GPU " << where.second << " on " << where.first
+    out << " share GPU " << printable_text(where.second) << " on " << printable_text(where.first)
         << ": their figures are those of a shared GPU, and their sum GB/s adds rates measured in "
            "turn, not at once\n";
   }
@@ -112,9 +117,12 @@ bool report_slow_ranks(const std::vector<RankSpread>& spreads,
     for (const SlowRank& slow : spread.slow) {
       if (!any) out << "slow ranks:\n";
       any = true;
-      out << "  " << spread.cell.workload << " " << spread.cell.distribution
-          << " n=" << spread.cell.shape.n << " " << spread.cell.plugin << "/" << spread.cell.variant
-          << ": " << slow_rank_text(slow, hosts) << "\n";
+      // Names and hosts may come from a results file: escaped for the terminal.
+      out << "  "
+          << printable_text(spread.cell.workload + " " + spread.cell.distribution +
+                            " n=" + std::to_string(spread.cell.shape.n) + " " + spread.cell.plugin +
+                            "/" + spread.cell.variant + ": " + slow_rank_text(slow, hosts))
+          << "\n";
     }
   }
   return any;

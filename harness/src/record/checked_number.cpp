@@ -1,0 +1,54 @@
+// checked_number.cpp: decimal numbers only, finite and in range, so that nan, inf or 1e-300
+// never reach a deadline, a budget or the JSON of a worker's request.
+#include "record/checked_number.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace plugbench {
+namespace {
+
+std::string number_text(double value, const char* unit) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g", value);
+  return std::string(text) + (*unit ? std::string(" ") + unit : std::string());
+}
+
+// strtod also reads nan, inf, hexadecimal and leading blanks: a plain number is digits, one dot,
+// an exponent and a sign.
+bool plain_decimal(const std::string& text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<double> checked_number(const std::string& text, const NumberRule& rule,
+                                     std::string& why) {
+  // An overflow reads as infinity; an underflow as 0 or a tiny number, which the range decides.
+  char* end = nullptr;
+  const double value = plain_decimal(text) ? std::strtod(text.c_str(), &end) : NAN;
+  if (!end || *end != '\0' || !std::isfinite(value)) {
+    why = "is not a finite decimal number";
+    return std::nullopt;
+  }
+  if (rule.min_excluded ? value <= rule.min : value < rule.min) {
+    why = std::string("must be ") + (rule.min_excluded ? "above " : "at least ") +
+          number_text(rule.min, rule.unit);
+    return std::nullopt;
+  }
+  if (rule.max_excluded ? value >= rule.max : value > rule.max) {
+    why = std::string("must be ") + (rule.max_excluded ? "below " : "at most ") +
+          number_text(rule.max, rule.unit);
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace plugbench
