@@ -232,5 +232,55 @@ TEST(HostileInput, ControlBytesFromAFileOrAPluginReachStderrEscaped) {
   EXPECT_FALSE(contains(run.err, "\x1b[2J")) << run.err;  // the progress line's own \x1b[K apart
 }
 
+// `count` minimal cells of distinct n (each its own problem), in a real file's context.
+std::string file_of_many_problems(std::size_t count) {
+  nlohmann::json document = committed_results();
+  nlohmann::json kernel = document["results"][0]["time"]["kernel"];
+  kernel["samples_ms"] = {1.0, 1.1, 0.9};
+  document["results"] = "CELLS";
+  std::string text = "[";
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string n = std::to_string(1000 + i);
+    text += (i ? ",{" : "{") + std::string("\"workload\":\"reduce\",\"plugin\":\"cpu_serial\",") +
+            "\"variant\":\"loop\",\"distribution\":\"mod100\",\"status\":\"ok\",\"n\":" + n +
+            ",\"shape\":{\"width\":" + n + ",\"height\":1},\"size\":\"" + n +
+            "\",\"message\":\"\",\"flags\":[],\"memory_space\":\"host\",\"workspace_bytes\":0,"
+            "\"time\":{\"kernel\":" +
+            kernel.dump() +
+            ",\"end_to_end\":null},\"transfers\":[],\"traffic\":null,\"verification\":null}";
+  }
+  std::string whole = document.dump();
+  return whole.replace(whole.find("\"CELLS\""), 7, text + "]");
+}
+
+TEST(HostileInput, ManyProblemsAreShownAndReportedInNearLinearTime) {
+  if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "times are not comparable";
+  TempFolder folder;
+  const std::string path = folder.file("many.json");
+  write_text(path, file_of_many_problems(100000));
+  // A search per cell made these minutes (show 55 s, report 200 s for 200k cells).
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"show", path}, {"report", path, "--out", folder.file("page")}}) {
+    const auto start = std::chrono::steady_clock::now();
+    CommandResult r = run_harness(command);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 0) << command[0] << " " << r.err.substr(0, 500);
+    EXPECT_LT(seconds, 40) << command[0];
+  }
+}
+
+TEST(HostileInput, AFileTooLargeForTheMemoryIsAClearErrorNotACrash) {
+  if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "ulimit -v and ASan disagree";
+  TempFolder folder;
+  const std::string path = folder.file("large.json");
+  write_text(path, file_of_many_problems(60000));
+  for (const std::vector<std::string>& command : every_reader(path, folder.path())) {
+    CommandResult r = run_harness(command, "ulimit -v 400000; ");
+    EXPECT_EQ(r.exit_code, 2) << command[0] << " " << r.err.substr(0, 500);
+    EXPECT_TRUE(contains(r.err, "harness " + command[0] + ": out of memory")) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace plugbench
