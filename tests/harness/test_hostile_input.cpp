@@ -60,6 +60,13 @@ TEST(HostileInput, NumericOptionsRefuseNanInfinityAndValuesOutOfRange) {
   EXPECT_TRUE(contains(nan.err, "is not a finite decimal number")) << nan.err;
   CommandResult large = run_harness({"--timeout", "1e300", "--dry-run"});
   EXPECT_TRUE(contains(large.err, "must be at most 604800 s")) << large.err;
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"compare", "a.json", "b.json", "--threshold", "inf"},
+           {"report", "a.json", "--threshold", "inf", "--out", "page"}}) {
+    CommandResult threshold = run_harness(command);
+    EXPECT_EQ(threshold.exit_code, 2) << threshold.err;
+    EXPECT_TRUE(contains(threshold.err, "--threshold is not a finite number")) << threshold.err;
+  }
   CommandResult fine =
       run_harness({"--cell-budget", "0.5", "--min-time", "1e-3", "--timeout", "0", "--dry-run"});
   EXPECT_EQ(fine.exit_code, 0) << fine.err;
@@ -147,6 +154,23 @@ TEST(HostileInput, FieldsOfTheWrongTypeOutsideTheCellsAreNamedWithExitTwo) {
       EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
     }
   }
+}
+
+TEST(HostileInput, GbenchExportLeavesOutContextValuesOfAnotherType) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  document["context"]["host"]["name"] = 7;
+  document["context"]["host"]["logical_cores"] = "many";
+  document["context"]["host"]["frequency_scaling"] = nlohmann::json::object();
+  document["context"]["build"]["assertions"] = nlohmann::json::array();
+  document["context"]["plugins"] = {{{"build_info", "not an object"}}};
+  write_text(folder.file("odd.json"), document.dump());
+  CommandResult r = run_harness({"export", folder.file("odd.json"), "--to", "gbench"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json gbench = nlohmann::json::parse(r.out);
+  EXPECT_EQ(gbench["context"]["host_name"], "");
+  EXPECT_EQ(gbench["context"]["num_cpus"], 0);
+  EXPECT_FALSE(gbench["context"].contains("cpu_scaling_enabled"));
 }
 
 TEST(HostileInput, AStdoutThatCannotBeWrittenExitsFour) {

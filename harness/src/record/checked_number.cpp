@@ -38,17 +38,22 @@ std::optional<double> checked_number(const std::string& text, const NumberRule& 
     why = "is not a finite decimal number";
     return std::nullopt;
   }
+  why = number_problem(value, rule);
+  if (!why.empty()) return std::nullopt;
+  return value;
+}
+
+std::string number_problem(double value, const NumberRule& rule) {
+  if (!std::isfinite(value)) return "is not a finite number";
   if (rule.min_excluded ? value <= rule.min : value < rule.min) {
-    why = std::string("must be ") + (rule.min_excluded ? "above " : "at least ") +
-          number_text(rule.min, rule.unit);
-    return std::nullopt;
+    return std::string("must be ") + (rule.min_excluded ? "above " : "at least ") +
+           number_text(rule.min, rule.unit);
   }
   if (rule.max_excluded ? value >= rule.max : value > rule.max) {
-    why = std::string("must be ") + (rule.max_excluded ? "below " : "at most ") +
-          number_text(rule.max, rule.unit);
-    return std::nullopt;
+    return std::string("must be ") + (rule.max_excluded ? "below " : "at most ") +
+           number_text(rule.max, rule.unit);
   }
-  return value;
+  return "";
 }
 
 }  // namespace plugbench

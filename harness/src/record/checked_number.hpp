@@ -21,4 +21,7 @@ struct NumberRule {
 std::optional<double> checked_number(const std::string& text, const NumberRule& rule,
                                      std::string& why);
 
+// The same rule for a number already read (by boost, say): why it breaks the rule, or "".
+std::string number_problem(double value, const NumberRule& rule);
+
 }  // namespace plugbench
