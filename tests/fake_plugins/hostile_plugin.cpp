@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <vector>
 
 #ifndef HOSTILE_NAME
 #error "HOSTILE_NAME must name the plugin"
@@ -227,6 +229,64 @@ PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "tampers",
                   .description = "rewrites stored references",
                   .run = tamper_with_store});
+#endif
+
+#ifdef HOSTILE_SHARED_PROBLEM_FORGER
+// On its first call, puts a forgery in place of each sealed memory file its worker holds (the
+// problem the worker generated, had the harness left generation to the worker): a sealed copy with
+// the reference's lowest byte plus one, dup3'ed over the same descriptor number. A harness that
+// took the problem from the worker after the reply would hand the forgery to every other plugin.
+// Logs "forged FD" to $PLUGBENCH_HOSTILE_FORGER_LOG; its own answer is honest.
+void log_forgery(const std::string& line) {
+  if (const char* path = std::getenv("PLUGBENCH_HOSTILE_FORGER_LOG")) {
+    if (std::FILE* file = std::fopen(path, "a")) {
+      std::fprintf(file, "%s\n", line.c_str());
+      std::fclose(file);
+    }
+  }
+}
+
+void forge(int fd) {
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  const int original = ::open(path.c_str(), O_RDONLY);
+  if (original < 0) return;
+  std::string bytes;
+  char chunk[65536];
+  for (ssize_t n; (n = ::read(original, chunk, sizeof chunk)) > 0;) bytes.append(chunk, n);
+  ::close(original);
+  if (bytes.size() < 16) return;
+  ++bytes[bytes.size() - 16];
+  const int forged = ::memfd_create("forged", MFD_ALLOW_SEALING);
+  if (forged < 0) return;
+  if (::write(forged, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()) &&
+      ::fcntl(forged, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) == 0 &&
+      ::dup3(forged, fd, O_CLOEXEC) == fd) {
+    log_forgery("forged " + std::to_string(fd));
+  }
+  ::close(forged);
+}
+
+void forge_shared_problem(plugbench::sdk::Call& call) {
+  static bool done = false;
+  if (!done) {
+    done = true;
+    std::vector<int> sealed;
+    if (DIR* folder = ::opendir("/proc/self/fd")) {
+      while (const dirent* entry = ::readdir(folder)) {
+        const int fd = std::atoi(entry->d_name);
+        const int seals = fd > 2 ? ::fcntl(fd, F_GET_SEALS) : -1;
+        if (seals > 0 && (seals & F_SEAL_WRITE)) sealed.push_back(fd);
+      }
+      ::closedir(folder);
+    }
+    for (int fd : sealed) forge(fd);
+  }
+  *call.output<std::int64_t>(0) = sum_of(call);
+}
+PLUGBENCH_KERNEL({.workload = "reduce",
+                  .variant = "forges_problem",
+                  .description = "forges the shared problem",
+                  .run = forge_shared_problem});
 #endif
 
 // Registered last: it runs after the attack, in the worker that follows it.

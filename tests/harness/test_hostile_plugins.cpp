@@ -274,6 +274,19 @@ TEST(HostilePlugins, AStoredReferenceCannotBeRewrittenByAnotherPlugin) {
   EXPECT_TRUE(contains(attempts, "refused")) << "the plugin found no stored problem to attack";
 }
 
+TEST(HostilePlugins, APluginCannotForgeTheSharedProblem) {
+  TempFolder folder;
+  const std::string path = folder.file("r.json");
+  const std::string log = folder.file("forger.log");
+  // The forger's worker is the first to need the problem; openmp reads the shared copy after.
+  CommandResult r = run_harness(hostile_run("aaa_forger", "hostile_aaa_forger,openmp", path),
+                                "PLUGBENCH_HOSTILE_FORGER_LOG='" + log + "' " + kAtMostAMinute);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err << read_text(log);
+  nlohmann::json results = read_json(path);
+  ASSERT_NE(find_cell(results, "openmp", "parallel_for"), nullptr) << results.dump();
+  for (const nlohmann::json& cell : results["results"]) expect_verified(&cell);
+}
+
 TEST(HostilePlugins, DiscoveryListsHangingCrashingAndFifoLibrariesAsBroken) {
   TempFolder folder;
   const std::string fifo = folder.file("libplugbench_fifo.so");

@@ -14,6 +14,7 @@ namespace plugbench {
 namespace {
 
 using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
 using plugbench::testing::lines_of;
 using plugbench::testing::run_harness;
@@ -55,6 +56,19 @@ TEST(TableWriter, MarkdownEscapesPipesAndPutsNotesInTheLastColumn) {
   EXPECT_EQ(lines[7], "| cuda_naive |  | unavailable: no CUDA device |");
 }
 
+TEST(TableWriter, MarkdownEscapesHtmlLinksAndCodeFromPluginText) {
+  TextTable table = sample_table();
+  table.rows[0].cells[0] = "<img src=x onerror=alert(1)> [click](http://e.example) `x` a\\";
+  std::ostringstream out;
+  TableWriter(out, OutputFormat::md).write(table);
+  const std::string text = out.str();
+  EXPECT_FALSE(contains(text, "<img")) << text;
+  EXPECT_TRUE(contains(text,
+                       "&lt;img src=x onerror=alert(1)&gt; \\[click\\](http://e.example) "
+                       "\\`x\\` a\\\\ |"))
+      << text;
+}
+
 TEST(TableWriter, HtmlEscapesEveryTextAndSpansANoteOverTheColumnsItDoesNotFill) {
   TextTable table = sample_table();
   table.title = "<script>alert(1)</script>";
@@ -94,6 +108,19 @@ TEST(TableWriter, CsvHasOneHeaderContextColumnsAndQuotedFields) {
   EXPECT_EQ(lines[2], "reduce,1024,openmp,,\"NO, \"\"wrong\"\" | off by one\"");
   EXPECT_EQ(lines[3], "reduce,1024,cuda_naive,,unavailable: no CUDA device");
   EXPECT_EQ(lines[4], lines[1]);
+}
+
+TEST(TableWriter, CsvPrefixesFieldsASpreadsheetWouldRunAndKeepsNumbersAndDashes) {
+  EXPECT_EQ(csv_field("=HYPERLINK(\"http://e.example\",\"x\")"),
+            "\"'=HYPERLINK(\"\"http://e.example\"\",\"\"x\"\")\"");
+  EXPECT_EQ(csv_field("+cmd"), "'+cmd");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_field("-1+2"), "-1+2");  // digits and signs only: a number or sum of numbers
+  EXPECT_EQ(csv_field("-x"), "'-x");
+  EXPECT_EQ(csv_field("\tx"), "'\tx");
+  EXPECT_EQ(csv_field("-1.5e-3"), "-1.5e-3");
+  EXPECT_EQ(csv_field("-"), "-");
+  EXPECT_EQ(csv_field("cpu_serial"), "cpu_serial");
 }
 
 TEST(RunFormats, CsvIsTheHeaderAndOneLinePerCellWithTheSummaryOnStderr) {

@@ -1,7 +1,7 @@
-// test_problem_store.cpp: worker processes share generated problems through sealed memory files:
-// every workload's problem and reference come back exactly, a file that is not the problem asked
-// for is refused, a sealed one refuses every change, and a run leaves no store folder behind (nor
-// one of a run that was killed).
+// test_problem_store.cpp: the harness shares generated problems with its workers through sealed
+// memory files: every workload's problem and reference come back exactly, a file that is not the
+// problem asked for is refused, a sealed one refuses every change, the harness generates the shared
+// problem itself, and a run leaves no store folder behind (nor one of a run that was killed).
 #include "isolate/problem_store.hpp"
 #include "test_support.hpp"
 
@@ -98,7 +98,7 @@ TEST(ProblemStore, AFileCutShortOrMissingIsNotAProblem) {
   EXPECT_FALSE(store_problem(folder.file("no/such/folder/x"), sort, problem, *reference));
 }
 
-// What a worker shares is a sealed memory file: it reads back as the problem, and no write,
+// What the harness shares is a sealed memory file: it reads back as the problem, and no write,
 // truncation or writable mapping gets through, even from the process that made it.
 TEST(ProblemStore, ASealedProblemReadsBackAndRefusesEveryChange) {
   const Workload& reduce = *WorkloadRegistry::instance().find("reduce");
@@ -126,18 +126,32 @@ TEST(ProblemStore, ASealedProblemReadsBackAndRefusesEveryChange) {
   ASSERT_TRUE(load_problem(path, reduce, "mod100", shape, loaded, loaded_reference));
   EXPECT_EQ(reference_bytes(reduce, *loaded_reference), reference_bytes(reduce, *reference));
 
-  // The harness adopts only sealed memory files.
-  SealedProblems held;
-  std::string why;
-  EXPECT_TRUE(held.adopt("p", ::getpid(), fd, why)) << why;
-  EXPECT_FALSE(held.path("p").empty());
-  TempFolder folder;
-  const int plain = ::open(folder.file("plain").c_str(), O_CREAT | O_RDWR, 0600);
-  ASSERT_GE(plain, 0);
-  EXPECT_FALSE(held.adopt("q", ::getpid(), plain, why));
-  EXPECT_TRUE(held.path("q").empty());
-  ::close(plain);
   ::close(fd);
+}
+
+TEST(ProblemStore, TheHarnessGeneratesAndSealsTheSharedProblemItself) {
+  const Workload& reduce = *WorkloadRegistry::instance().find("reduce");
+  const Shape shape = reduce.shape_for_count(1000);
+  const ProblemData problem = reduce.generate(shape, "mod100");
+  const std::shared_ptr<const Reference> reference = reduce.reference(problem);
+  SealedProblems held;
+  const std::string name = problem_file_name("reduce", "mod100", shape);
+  ASSERT_TRUE(held.generate(name, reduce, "mod100", shape));
+  const std::string path = held.path(name);
+  ASSERT_FALSE(path.empty());
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(is_sealed(fd));
+  ::close(fd);
+  ProblemData loaded;
+  std::shared_ptr<const Reference> loaded_reference;
+  ASSERT_TRUE(load_problem(path, reduce, "mod100", shape, loaded, loaded_reference));
+  EXPECT_EQ(reference_bytes(reduce, *loaded_reference), reference_bytes(reduce, *reference));
+  // A problem it cannot generate is left to the workers, which say why in the cell.
+  EXPECT_FALSE(held.generate("q", reduce, "no_such_distribution", shape));
+  EXPECT_TRUE(held.path("q").empty());
+  held.clear();
+  EXPECT_TRUE(held.path(name).empty());
 }
 
 std::vector<fs::path> store_folders_of(pid_t pid) {
@@ -174,7 +188,7 @@ TEST(ProblemStore, ARunSharesItsProblemsAndLeavesNoFolderNorOneOfAKilledRun) {
        folder.file("r.json"), "-q"});
   ASSERT_GT(harness, 0);
   EXPECT_EQ(plugbench::testing::wait_for_exit(harness), 0);
-  // Every cell verifies, the second plugin reading each problem the first one stored.
+  // Every cell verifies, both plugins reading each problem the harness stored.
   nlohmann::json results = plugbench::testing::read_json(folder.file("r.json"));
   ASSERT_EQ(results["results"].size(), 10u);
   for (const nlohmann::json& cell : results["results"]) {

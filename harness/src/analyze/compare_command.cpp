@@ -8,6 +8,7 @@
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
 #include "record/machine_facts.hpp"
+#include "record/output_check.hpp"
 #include "record/results_reader.hpp"
 #include "record/safe_text.hpp"
 #include "record/text_list.hpp"
@@ -76,7 +77,7 @@ std::string compare_usage() {
           "p < alpha, or verified in the base and failing or in error in a newer file), 2 usage "
           "error or a file that is not a readable results file, 3 no regression but nothing to "
           "vouch for it: no cell compared (--allow-empty), or a newer file incomplete "
-          "(--allow-incomplete)\n";
+          "(--allow-incomplete), 4 stdout could not be written\n";
   return text.str();
 }
 
@@ -180,6 +181,8 @@ int run_compare(int argc, const char* const* argv) {
     regression = regression || !outcome.regressions.empty();
     if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
   }
+  // Tables that did not reach their reader vouch for nothing, a regression included.
+  if (!output_written(std::cout, "harness compare")) return kCompareOutputError;
   if (regression) return kCompareRegression;
   bool inconclusive = false;
   if (!compared_nothing.empty() && !options.allow_empty) {

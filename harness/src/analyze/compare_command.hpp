@@ -13,7 +13,8 @@ enum CompareExitCode {
   // No regression, but nothing to vouch for it: no cell was compared (different workloads, an
   // empty new file) or a newer file is incomplete (its run was interrupted), unless
   // --allow-empty / --allow-incomplete say that is expected.
-  kCompareInconclusive = 3
+  kCompareInconclusive = 3,
+  kCompareOutputError = 4  // stdout could not be written: the tables are incomplete
 };
 
 // argv[0] is "compare".

@@ -6,11 +6,13 @@
 #include "record/exports.hpp"
 #include "record/output_path.hpp"
 #include "record/results_json.hpp"
+#include "record/safe_text.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,10 @@ std::string export_usage() {
 void write_document(const nlohmann::json& document, const std::string& path) {
   if (path.empty()) {
     std::cout << document.dump(2) << "\n";
+    if (!std::cout.flush()) {
+      throw std::runtime_error(
+          "could not write to stdout (a full disk, a closed stdout, or a reader that went away)");
+    }
     return;
   }
   write_json_atomically(document, path);
@@ -122,11 +128,22 @@ int run_export(int argc, const char* const* argv) {
     std::cerr << "harness export: " << e.what() << "\n";
     return kExportInputError;
   }
+  // What show marks and compare refuses to vouch for is said here too: the export itself has no
+  // field for it.
+  if (file.document.value("complete", true) == false) {
+    std::cerr << "harness export: warning: " << printable_text(file.path)
+              << " is incomplete (its run was stopped before the end): the export holds only the "
+                 "cells it finished\n";
+  }
+  for (const std::string& line : cells_suspect(file)) {
+    std::cerr << "harness export: SUSPECT (exported; faster than the measured peak allows): "
+              << printable_text(line) << "\n";
+  }
   const bool error_entries = *format == ExportFormat::gbench && options.errors == "entries";
   const std::vector<std::string> not_ok = cells_left_out(file);
   for (const std::string& line : not_ok) {
     std::cerr << "harness export: " << (error_entries ? "as an error entry: " : "left out: ")
-              << line << "\n";
+              << printable_text(line) << "\n";
   }
   if (error_entries && !not_ok.empty()) {
     std::cerr << "harness export: Google Benchmark's compare.py stops at an entry without a "

@@ -8,9 +8,11 @@
 #include "record/report_table.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace plugbench {
 namespace {
@@ -38,17 +40,15 @@ TextTable run_table(const ResultsFile& file) {
 
 std::vector<StoredProblem> problems_of(const ResultsFile& file) {
   std::vector<StoredProblem> problems;
+  // An index, not a search per cell: a file of 200k problems takes a moment, not minutes.
+  using Key = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t, std::uint64_t>;
+  std::map<Key, std::size_t> index;
   for (CellResult& cell : cells_of(file)) {
-    auto same_problem = [&cell](const StoredProblem& p) {
-      return p.workload == cell.workload && p.distribution == cell.distribution &&
-             p.shape == cell.shape;
-    };
-    auto it = std::find_if(problems.begin(), problems.end(), same_problem);
-    if (it == problems.end()) {
-      problems.push_back({cell.workload, cell.distribution, cell.shape, {}});
-      it = problems.end() - 1;
-    }
-    it->cells.push_back(std::move(cell));
+    const Key key{cell.workload, cell.distribution, cell.shape.n, cell.shape.width,
+                  cell.shape.height};
+    auto [found, added] = index.try_emplace(key, problems.size());
+    if (added) problems.push_back({cell.workload, cell.distribution, cell.shape, {}});
+    problems[found->second].cells.push_back(std::move(cell));
   }
   return problems;
 }
@@ -65,9 +65,13 @@ FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>
   const double threshold =
       number_at(file.document, "/context/settings/outlier_threshold").value_or(0.10);
   std::map<int, std::string> hosts;
-  if (several_ranks) {
-    for (const nlohmann::json& rank : file.document["context"]["mpi"]["ranks"]) {
-      hosts[rank.value("rank", 0)] = rank.value("host", "");
+  if (const nlohmann::json* ranks = array_at(file.document, "/context/mpi/ranks")) {
+    for (const nlohmann::json& rank : *ranks) {
+      // A rank number is a count; anything else (a string, -1, 1e300) names no rank.
+      const std::optional<double> number = number_at(rank, "/rank");
+      if (number && *number >= 0 && *number <= INT_MAX) {
+        hosts[static_cast<int>(*number)] = text_at(rank, "/host");
+      }
     }
   }
   std::vector<CellResult> all_cells;

@@ -10,7 +10,9 @@
 #include "record/svg_chart.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <utility>
 
 namespace plugbench {
 namespace {
@@ -24,16 +26,12 @@ struct ProblemGroup {
 
 std::vector<ProblemGroup> groups_of(const std::vector<StoredProblem>& problems) {
   std::vector<ProblemGroup> groups;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;  // no search per problem
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    auto same = [&](const ProblemGroup& g) {
-      return g.workload == problems[i].workload && g.distribution == problems[i].distribution;
-    };
-    auto group = std::find_if(groups.begin(), groups.end(), same);
-    if (group == groups.end()) {
-      groups.push_back({problems[i].workload, problems[i].distribution, {}});
-      group = groups.end() - 1;
-    }
-    group->problems.push_back(i);
+    auto [found, added] =
+        index.try_emplace({problems[i].workload, problems[i].distribution}, groups.size());
+    if (added) groups.push_back({problems[i].workload, problems[i].distribution, {}});
+    groups[found->second].problems.push_back(i);
   }
   return groups;
 }
@@ -57,12 +55,12 @@ std::optional<double> rate_of(const CellResult& cell) {
   return cell.gbps;
 }
 
-ChartSeries& series_named(std::vector<ChartSeries>& series, const std::string& name) {
-  auto found = std::find_if(series.begin(), series.end(),
-                            [&](const ChartSeries& s) { return s.name == name; });
-  if (found != series.end()) return *found;
-  series.push_back({name, {}, {}});
-  return series.back();
+// The series of that name, added at the end when new; `index` keeps the lookup from searching.
+ChartSeries& series_named(std::vector<ChartSeries>& series,
+                          std::map<std::string, std::size_t>& index, const std::string& name) {
+  auto [found, added] = index.try_emplace(name, series.size());
+  if (added) series.push_back({name, {}, {}});
+  return series[found->second];
 }
 
 // A series per plugin/variant of `figure` (a rate or a speedup) against size; a cell that did not
@@ -71,10 +69,11 @@ template <typename Figure>
 std::vector<ChartSeries> series_of(const std::vector<const CellResult*>& cells, Figure figure,
                                    const char* unit) {
   std::vector<ChartSeries> series;
+  std::map<std::string, std::size_t> index;
   for (const CellResult* cell : cells) {
     // A plugin without a kernel for the workload has a cell without a variant.
     ChartSeries& line = series_named(
-        series, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant);
+        series, index, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant);
     const double n = static_cast<double>(cell->shape.n);
     std::optional<double> value = cell->status == status::ok ? figure(*cell) : std::nullopt;
     if (cell->status != status::ok) {

@@ -5,6 +5,7 @@
 #include "analyze/file_tables.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
+#include "record/output_check.hpp"
 #include "record/results_reader.hpp"
 #include "record/text_table.hpp"
 
@@ -49,7 +50,8 @@ std::string show_usage() {
           "verified), the summary line and the crossover. Nothing is run or measured.\n\n"
        << describe_show_options(unused)
        << "\nexit codes: 0 shown, 2 usage error or a file that is not a readable results file (not "
-          "a regular file, larger than --max-file-mib, not JSON, or not a results file)\n";
+          "a regular file, larger than --max-file-mib, not JSON, or not a results file), 4 stdout "
+          "could not be written\n";
   return text.str();
 }
 
@@ -115,7 +117,7 @@ int run_show(int argc, const char* const* argv) {
     if (i > 0 && options.format != OutputFormat::csv) std::cout << "\n";
     show_file(files[i], problems[i], options.format, tables);
   }
-  return kShowDone;
+  return output_written(std::cout, "harness show") ? kShowDone : kShowOutputError;
 }
 
 }  // namespace plugbench

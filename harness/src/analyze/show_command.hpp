@@ -6,7 +6,7 @@
 namespace plugbench {
 
 // Exit codes of harness show: 0 shown, 2 a usage error or a file that is not readable results.
-enum ShowExitCode { kShowDone = 0, kShowInputError = 2 };
+enum ShowExitCode { kShowDone = 0, kShowInputError = 2, kShowOutputError = 4 };
 
 // argv[0] is "show".
 int run_show(int argc, const char* const* argv);

@@ -6,9 +6,11 @@
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
+#include "record/host_info.hpp"
 #include "record/output_path.hpp"
 #include "record/report_table.hpp"
 #include "record/results_json.hpp"
+#include "record/safe_text.hpp"
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 
@@ -61,7 +63,8 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
   }
   for (const PluginRecord& plugin : plugins) {
     if (plugin.state == PluginState::broken && !options.quiet) {
-      std::cerr << "harness: ignoring " << plugin.path << ": " << plugin.reason << "\n";
+      std::cerr << "harness: ignoring " << printable_text(plugin.path) << ": "
+                << printable_text(plugin.reason) << "\n";
     }
   }
   try {
@@ -138,6 +141,11 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
     std::cout << "plugbench harness " << PLUGBENCH_VERSION << " (plugin ABI " << PB_ABI_MAJOR << "."
               << PB_ABI_MINOR << ")" << (built_with_mpi() ? ", MPI" : "") << "\n";
     return kExitOk;
+  }
+  // Before the first parallel region (the host's calibration), which would crash in libgomp.
+  if (std::string problem = openmp_threads_problem(); !problem.empty()) {
+    if (ranks.is_root()) std::cerr << "harness: " << problem << "\n";
+    return kExitUsage;
   }
   if (!options.check_plugin.empty()) {
     // One check is enough: under a launcher the root checks and the other ranks leave.

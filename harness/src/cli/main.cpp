@@ -12,9 +12,31 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+
+namespace {
+
+// A results file the size limit admits can still need more memory than this process may have (a
+// parsed file takes about 30 times its size, ulimit -v may be low): the commands that read them
+// say so, with the exit code of a file they cannot read, instead of an internal error.
+int read_results_command(const char* name, int (*command)(int, const char* const*), int argc,
+                         char** argv) {
+  try {
+    return command(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "harness " << name
+              << ": out of memory: the results files need more memory than this process may use "
+                 "(about 30 times their size; see ulimit -v); read fewer or smaller files, or "
+                 "allow more memory\n";
+    return 2;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Outside the try: an exception on one rank must end the whole job (MPI_Abort), not finalize
@@ -24,17 +46,15 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::string_view(argv[1]) == plugbench::kWorkerFlag) {
       return plugbench::run_worker(argc > 2 ? argv[2] : nullptr);
     }
-    if (argc > 1 && std::string_view(argv[1]) == "compare") {
-      return plugbench::run_compare(argc - 1, argv + 1);
-    }
-    if (argc > 1 && std::string_view(argv[1]) == "export") {
-      return plugbench::run_export(argc - 1, argv + 1);
-    }
-    if (argc > 1 && std::string_view(argv[1]) == "report") {
-      return plugbench::run_report(argc - 1, argv + 1);
-    }
-    if (argc > 1 && std::string_view(argv[1]) == "show") {
-      return plugbench::run_show(argc - 1, argv + 1);
+    using Command = int (*)(int, const char* const*);
+    for (const auto& [name, command] :
+         {std::pair<const char*, Command>{"compare", plugbench::run_compare},
+          {"export", plugbench::run_export},
+          {"report", plugbench::run_report},
+          {"show", plugbench::run_show}}) {
+      if (argc > 1 && std::string_view(argv[1]) == name) {
+        return read_results_command(name, command, argc - 1, argv + 1);
+      }
     }
     plugbench::restart_on_rank_share(argc, argv);
     try {

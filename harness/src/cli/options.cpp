@@ -1,22 +1,43 @@
 // options.cpp: the harness's command-line options and their help text.
 #include "cli/options.hpp"
 
+#include "record/checked_number.hpp"
 #include "record/safe_text.hpp"
 
 #include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>
 
+#include <array>
+#include <iterator>
 #include <sstream>
 
 namespace plugbench {
 namespace po = boost::program_options;
 namespace {
 
+// The options read as numbers by checked_number, not by boost (which takes nan and inf): their
+// texts, in the order of kNumberOptions.
+struct NumberOption {
+  const char* name;
+  NumberRule rule;
+  double Options::*field;
+};
+const NumberOption kNumberOptions[] = {
+    {"min-time", {0, 3600, false, false, "s"}, &Options::min_time},
+    {"cell-budget", {0, 86400, true, false, "s"}, &Options::cell_budget},
+    {"throttle-threshold", {0, 1, false, true, ""}, &Options::throttle_threshold},
+    {"outlier-threshold", {0, 10, true, true, ""}, &Options::outlier_threshold},
+    // 0: no limit; a week at most, so that a deadline never overflows the clock.
+    {"timeout", {0, 604800, false, false, "s"}, &Options::timeout},
+};
+using NumberTexts = std::array<std::string, std::size(kNumberOptions)>;
+
 po::options_description describe_options(Options& o, std::vector<std::string>& list_options,
                                          std::string& cache, std::string& host_memory,
                                          std::string& isolation, std::string& mpi_sync,
                                          std::string& rank_cpus, std::string& scaling,
-                                         std::string& staging, int& repetitions) {
+                                         std::string& staging, int& repetitions,
+                                         NumberTexts& numbers) {
   po::options_description selection("What to run");
   selection.add_options()("plugins,p",
                           po::value<std::string>(&list_options[0])->default_value("all"),
@@ -40,15 +61,16 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "repetitions,r", po::value<int>(&repetitions),
       "samples per cell (Google Benchmark repetitions); default: up to 20 within "
       "--cell-budget, at least 3")(
-      "min-time", po::value<double>(&o.min_time)->default_value(0),
-      "seconds each repetition runs at least (several calls averaged); 0: one call per sample")(
-      "warmup", po::value<int>(&o.warmup)->default_value(1),
-      "untimed calls after the checked call, before sampling")(
-      "cell-budget", po::value<double>(&o.cell_budget)->default_value(2.0),
-      "seconds of sampling per cell, cache flushes included, when --repetitions is not given")(
+      "min-time", po::value<std::string>(&numbers[0])->default_value("0"),
+      "seconds each repetition runs at least (several calls averaged), up to 3600; 0: one call "
+      "per sample")("warmup", po::value<int>(&o.warmup)->default_value(1),
+                    "untimed calls after the checked call, before sampling")(
+      "cell-budget", po::value<std::string>(&numbers[1])->default_value("2"),
+      "seconds of sampling per cell (above 0, up to 86400), cache flushes included, when "
+      "--repetitions is not given")(
       "cache", po::value<std::string>(&cache)->default_value("cold"),
       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
-      "throttle-threshold", po::value<double>(&o.throttle_threshold)->default_value(0.75),
+      "throttle-threshold", po::value<std::string>(&numbers[2])->default_value("0.75"),
       "a GPU sample whose SM clock is below this fraction of the default clock is dropped and "
       "retaken after a pause (at most 3 times in a row); 0: keep every sample")(
       "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
@@ -61,9 +83,10 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "isolation", po::value<std::string>(&isolation)->default_value("process"),
       "process: each plugin's cells run in a worker process of its own, so a crash, hang or "
       "sticky CUDA error costs one cell; none: in the harness's own process (for a debugger)")(
-      "timeout", po::value<double>(&o.timeout)->default_value(300),
+      "timeout", po::value<std::string>(&numbers[4])->default_value("300"),
       "seconds a cell (generating its problem, the checked call, warm-up, samples, transfers) may "
-      "take before its worker is stopped and the cell recorded as timeout; 0: no limit")(
+      "take before its worker is stopped and the cell recorded as timeout, up to 604800 (a "
+      "week); 0: no limit")(
       "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
       "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
       "run (skipped)")(
@@ -81,7 +104,7 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "rank-cpus", po::value<std::string>(&rank_cpus)->default_value("share"),
       "share: the ranks on a host split its CPUs, each rank's plugins run on its share; "
       "launcher: keep the CPUs the launcher bound each rank to")(
-      "outlier-threshold", po::value<double>(&o.outlier_threshold)->default_value(0.10),
+      "outlier-threshold", po::value<std::string>(&numbers[3])->default_value("0.10"),
       "a rank whose median is slower than the ranks' median by more than this fraction (and "
       "whose samples the U test tells apart, p < 0.05) is named slow")(
       "fail-on-slow-rank",
@@ -140,6 +163,7 @@ std::string usage_text() {
   std::vector<std::string> lists(4);
   std::string cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging;
   int repetitions = 0;
+  NumberTexts numbers;
   std::ostringstream text;
   text << "plugbench harness: runs workloads x sizes x distributions x plugins x variants, timed "
           "and verified.\n\n"
@@ -155,7 +179,7 @@ std::string usage_text() {
           "  harness --list\n"
           "  harness -w scan,sort -s 2^10..2^24*4 -p openmp,cpu_serial\n\n"
        << describe_options(unused, lists, cache, host_memory, isolation, mpi_sync, rank_cpus,
-                           scaling, staging, repetitions)
+                           scaling, staging, repetitions, numbers)
        << "\nexit codes: 0 every cell ok (unavailable/unsupported cells are not errors), 1 a "
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
@@ -172,8 +196,10 @@ Options parse_options(int argc, const char* const* argv) {
   std::vector<std::string> lists(4);  // plugins, workloads, distributions, variants
   std::string cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging;
   int repetitions = 0;
-  po::options_description description = describe_options(
-      o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, scaling, staging, repetitions);
+  NumberTexts numbers;
+  po::options_description description =
+      describe_options(o, lists, cache, host_memory, isolation, mpi_sync, rank_cpus, scaling,
+                       staging, repetitions, numbers);
   po::variables_map values;
   try {
     po::parsed_options parsed = po::command_line_parser(argc, argv).options(description).run();
@@ -212,12 +238,17 @@ Options parse_options(int argc, const char* const* argv) {
     if (repetitions < 1) throw UsageError("--repetitions must be at least 1");
     o.repetitions = repetitions;
   }
-  if (o.min_time < 0) throw UsageError("--min-time cannot be negative");
-  if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
-  if (o.cell_budget <= 0) throw UsageError("--cell-budget must be positive");
-  if (!(o.throttle_threshold >= 0 && o.throttle_threshold < 1)) {
-    throw UsageError("--throttle-threshold must be a fraction from 0 (off) to below 1, e.g. 0.75");
+  for (std::size_t i = 0; i < std::size(kNumberOptions); ++i) {
+    const NumberOption& option = kNumberOptions[i];
+    std::string why;
+    const std::optional<double> value = checked_number(numbers[i], option.rule, why);
+    if (!value) {
+      throw UsageError("--" + std::string(option.name) + " '" + printable_text(numbers[i]) + "' " +
+                       why + " (see harness --help)");
+    }
+    o.*option.field = *value;
   }
+  if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
   if (o.device < 0) throw UsageError("--device cannot be negative");
   o.device_given = !values["device"].defaulted();
   o.per_rank = values.count("per-rank") > 0;
@@ -238,10 +269,6 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--mpi-staging '" + staging + "' is not one of: host, direct, auto");
   }
   o.mpi_staging = *staging_mode;
-  if (!(o.outlier_threshold > 0 && o.outlier_threshold < 10)) {
-    throw UsageError("--outlier-threshold must be a positive fraction, e.g. 0.10 for 10 %");
-  }
-  if (o.timeout < 0) throw UsageError("--timeout cannot be negative");
   if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
   const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);
   if (!isolation_mode)

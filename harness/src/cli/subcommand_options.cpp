@@ -2,6 +2,7 @@
 #include "cli/subcommand_options.hpp"
 
 #include "cli/options.hpp"
+#include "record/checked_number.hpp"
 #include "record/results_reader.hpp"
 
 namespace plugbench {
@@ -32,9 +33,14 @@ void check_max_file_mib(std::uint64_t max_file_mib) {
 }
 
 void check_compare_settings(const CompareSettings& settings) {
-  if (!(settings.threshold >= 0)) throw UsageError("--threshold cannot be negative");
-  if (!(settings.alpha > 0 && settings.alpha < 1)) {
-    throw UsageError("--alpha must be between 0 and 1");
+  // Boost reads nan and inf; the harness's one rule for numbers refuses them (a fraction up to
+  // 100, i.e. 10000 %, for the threshold).
+  if (std::string why = number_problem(settings.threshold, {0, 100, false, false, ""});
+      !why.empty()) {
+    throw UsageError("--threshold " + why + " (a fraction: 0.05 for 5 %)");
+  }
+  if (std::string why = number_problem(settings.alpha, {0, 1, true, true, ""}); !why.empty()) {
+    throw UsageError("--alpha " + why + " (between 0 and 1, e.g. 0.05)");
   }
 }
 

@@ -3,6 +3,7 @@
 #include "isolate/plugin_screening.hpp"
 
 #include "isolate/captured_output.hpp"
+#include "record/checked_number.hpp"
 #include "record/safe_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -87,13 +88,14 @@ std::string describe_wait_status(int wait_status) {
 
 double discovery_timeout_s() {
   if (const char* text = std::getenv("PLUGBENCH_DISCOVERY_TIMEOUT"); text && *text) {
-    char* end = nullptr;
-    const double seconds = std::strtod(text, &end);
-    if (end && *end == '\0' && std::isfinite(seconds) && seconds > 0) return seconds;
-    std::fprintf(stderr,
-                 "harness: PLUGBENCH_DISCOVERY_TIMEOUT='%s' is not a number of seconds above 0; "
-                 "using %g\n",
-                 text, kDefaultDiscoveryTimeoutS);
+    // Below a tenth of a second no library loads in time, and every plugin would be broken.
+    std::string why;
+    if (const std::optional<double> seconds =
+            checked_number(text, {0.1, 86400, false, false, "s"}, why)) {
+      return *seconds;
+    }
+    std::fprintf(stderr, "harness: PLUGBENCH_DISCOVERY_TIMEOUT='%s' %s; using %g s\n",
+                 printable_text(text).c_str(), why.c_str(), kDefaultDiscoveryTimeoutS);
   }
   return kDefaultDiscoveryTimeoutS;
 }

@@ -9,7 +9,7 @@
 
 namespace plugbench {
 
-// PLUGBENCH_DISCOVERY_TIMEOUT (seconds, > 0), else this.
+// PLUGBENCH_DISCOVERY_TIMEOUT (seconds, 0.1 to 86400), else this.
 inline constexpr double kDefaultDiscoveryTimeoutS = 60;
 double discovery_timeout_s();
 

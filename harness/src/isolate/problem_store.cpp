@@ -126,17 +126,20 @@ std::string path_of_descriptor(int fd) {
   return "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd);
 }
 
-bool SealedProblems::adopt(const std::string& name, int worker, int worker_fd, std::string& why) {
+bool SealedProblems::generate(const std::string& name, const Workload& workload,
+                              const std::string& distribution, const Shape& shape) {
   if (descriptors_.count(name)) return true;
-  const std::string path = "/proc/" + std::to_string(worker) + "/fd/" + std::to_string(worker_fd);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    why = "cannot open " + path + ": " + std::strerror(errno);
-    return false;
+  if (refused_.count(name)) return false;
+  int fd = -1;
+  try {
+    const ProblemData problem = workload.generate(shape, distribution);
+    fd = seal_problem(name, workload, problem, *workload.reference(problem));
+  } catch (const std::exception&) {
+    // Out of memory, or a distribution the workload lacks: the worker meets the same and says so
+    // in the cell.
   }
-  if (!is_sealed(fd)) {
-    ::close(fd);
-    why = path + " is not a memory file sealed against writes";
+  if (fd < 0) {
+    refused_.insert(name);
     return false;
   }
   descriptors_[name] = fd;
@@ -151,6 +154,7 @@ std::string SealedProblems::path(const std::string& name) const {
 void SealedProblems::clear() {
   for (auto& [name, fd] : descriptors_) ::close(fd);
   descriptors_.clear();
+  refused_.clear();
 }
 
 bool load_problem(const std::string& path, const Workload& workload,

@@ -402,8 +402,7 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
                          {"found_in", plugin.found_in},
                          {"name", plugin.name},
                          {"device", settings_.device},
-                         {"calibrate", settings_.calibrate && !state.facts_reported},
-                         {"share_problems", true}};
+                         {"calibrate", settings_.calibrate && !state.facts_reported}};
   nlohmann::json reply;
   const double open_limit_s =
       settings_.timeout_s > 0 ? std::max(settings_.timeout_s, settings_.open_floor_s) : 0;
@@ -484,6 +483,11 @@ std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
   Worker& worker = *state.worker;
   const std::string problem_name =
       problem_file_name(request.workload, request.distribution, request.shape);
+  // The harness generates the problem itself, not the first worker that needs it: a plugin in
+  // that worker could put a forgery in its place before the harness took a copy.
+  if (const Workload* workload = WorkloadRegistry::instance().find(request.workload)) {
+    problems_.generate(problem_name, *workload, request.distribution, request.shape);
+  }
   nlohmann::json message = {
       {"type", "cell"}, {"request", to_json(request)}, {"problem", problems_.path(problem_name)}};
   nlohmann::json reply;
@@ -503,16 +507,6 @@ std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
                                               "in this cell", settings_.timeout_s);
           state.worker.reset();
           return mismatched;
-        }
-        if (const auto sealed = reply.find("sealed_problem_fd");
-            sealed != reply.end() && sealed->is_number_integer()) {
-          if (std::string why;
-              !problems_.adopt(problem_name, worker.pid, sealed->get<int>(), why)) {
-            std::fprintf(stderr,
-                         "harness: the problem %s that the worker of %s generated is not shared "
-                         "(%s); each worker generates it\n",
-                         problem_name.c_str(), plugin.name.c_str(), why.c_str());
-          }
         }
         // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
         // memory): its next cell gets a fresh worker. Not counted against --max-restarts.

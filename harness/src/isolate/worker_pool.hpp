@@ -105,7 +105,7 @@ class WorkerPool : public CellSource {
   IsolationSettings settings_;
   int stop_fd_;
   FactsCallback on_facts_;
-  // The problems workers generated and sealed, handed to the others; closed after each problem
+  // The problems the harness generated and sealed for the workers; closed after each problem
   // (problem_done).
   SealedProblems problems_;
   std::map<std::string, PluginState> plugins_;

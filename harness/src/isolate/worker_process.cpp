@@ -73,7 +73,6 @@ int serve() {
     // Each reply carries its request's id: the harness takes no other (worker_pool.cpp).
     const nlohmann::json id = request.value("id", nlohmann::json());
     if (type == "open") {
-      problems.share(request.value("share_problems", false));
       plugin = load_plugin(request.at("path").get<std::string>(),
                            request.at("found_in").get<std::string>());
       std::string why;
@@ -99,10 +98,7 @@ int serve() {
     } else if (type == "cell" && runner) {
       problems.offer(request.value("problem", std::string()));
       CellResult cell = runner->run(cell_request_from_json(request.at("request")));
-      nlohmann::json answer = {{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}};
-      // A problem this worker generated and sealed: the harness takes a copy for the others.
-      if (int sealed = problems.take_sealed(); sealed >= 0) answer["sealed_problem_fd"] = sealed;
-      if (!reply(answer)) return 0;
+      if (!reply({{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}})) return 0;
     } else {
       std::fprintf(stderr, "harness worker: unexpected request '%s'\n", type.c_str());
       return kWorkerExitInternal;

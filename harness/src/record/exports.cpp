@@ -22,37 +22,44 @@ bool exported(const CellResult& cell) {
 }
 
 nlohmann::json gbench_context(const nlohmann::json& document) {
-  const nlohmann::json& context = document.value("context", nlohmann::json::object());
-  const nlohmann::json host = context.value("host", nlohmann::json::object());
-  const nlohmann::json build = context.value("build", nlohmann::json::object());
+  // By pointer, never value(): a field of another type in a crafted file is left out or empty,
+  // not an exception that would end the export as an internal error.
+  const std::optional<double> cpus = number_at(document, "/context/host/logical_cores");
   nlohmann::json out = {
-      {"date", context.value("time", "")},
-      {"host_name", host.value("name", "")},
+      {"date", text_at(document, "/context/time")},
+      {"host_name", text_at(document, "/context/host/name")},
       {"executable", "plugbench harness"},
-      {"num_cpus", host.value("logical_cores", 0)},
+      {"num_cpus", cpus && *cpus >= 0 && *cpus < 1e9 ? static_cast<long>(*cpus) : 0},
       {"caches", nlohmann::json::array()},
-      {"library_version", build.value("harness_version", "")},
-      {"library_build_type", build.value("assertions", "off") == "on" ? "debug" : "release"},
+      {"library_version", text_at(document, "/context/build/harness_version")},
+      {"library_build_type",
+       text_at(document, "/context/build/assertions") == "on" ? "debug" : "release"},
       {"json_schema_version", 1},
-      {"plugbench_git_commit", build.value("git_commit", "")},
-      {"plugbench_command_line", context.value("command_line", "")},
-      {"cpu", host.value("cpu", "")}};
+      {"plugbench_git_commit", text_at(document, "/context/build/git_commit")},
+      {"plugbench_command_line", text_at(document, "/context/command_line")},
+      {"cpu", text_at(document, "/context/host/cpu")}};
   // Only what the file knows: no clock figure is recorded for the host's CPUs.
-  if (host.contains("frequency_scaling") && host["frequency_scaling"]["scaling"].is_boolean()) {
-    out["cpu_scaling_enabled"] = host["frequency_scaling"]["scaling"];
+  const nlohmann::json::json_pointer scaling("/context/host/frequency_scaling/scaling");
+  if (document.contains(scaling) && document.at(scaling).is_boolean()) {
+    out["cpu_scaling_enabled"] = document.at(scaling);
   }
-  if (context.contains("devices") && !context["devices"].empty()) {
-    const nlohmann::json& gpu = context["devices"][0];
-    out["gpu"] = gpu.value("name", "");
-    out["gpu_driver"] = gpu.value("driver_version", "");
-    out["cuda_runtime"] = gpu.value("runtime_version", "");
+  if (const nlohmann::json* devices = array_at(document, "/context/devices");
+      devices && !devices->empty()) {
+    const nlohmann::json& gpu = devices->front();
+    out["gpu"] = text_at(gpu, "/name");
+    out["gpu_driver"] = text_at(gpu, "/driver_version");
+    out["cuda_runtime"] = text_at(gpu, "/runtime_version");
   }
   // CCCL's version only where a plugin built with it ran: a CUDA plugin that was built but found
   // no device says nothing about this run.
-  for (const nlohmann::json& plugin : context.value("plugins", nlohmann::json::array())) {
-    if (plugin.value("status", "") != "available") continue;
-    const nlohmann::json info = plugin.value("build_info", nlohmann::json::object());
-    if (info.contains("cccl")) out["cccl"] = info["cccl"];
+  if (const nlohmann::json* plugins = array_at(document, "/context/plugins")) {
+    for (const nlohmann::json& plugin : *plugins) {
+      if (!plugin.is_object() || !plugin.contains("status") || plugin["status"] != "available") {
+        continue;
+      }
+      const nlohmann::json::json_pointer cccl("/build_info/cccl");
+      if (plugin.contains(cccl)) out["cccl"] = plugin.at(cccl);
+    }
   }
   return out;
 }
@@ -69,10 +76,16 @@ nlohmann::json gbench_entry(const std::string& name, std::size_t family, const C
 }  // namespace
 
 std::string export_name(const CellResult& cell) {
+  // A shape of two dimensions by its sides: histogram 64x16, 16x64 and 1024 are three problems
+  // with the same n, and one name would merge them (BMF keeps one, compare.py pairs by order).
+  const bool flat = cell.shape.height == 1 && cell.shape.width == cell.shape.n;
+  const std::string size =
+      flat ? std::to_string(cell.shape.n)
+           : std::to_string(cell.shape.width) + "x" + std::to_string(cell.shape.height);
   // No empty part: a cell of a plugin that did not load has no variant ("-", as in the tables).
   const auto part = [](const std::string& text) { return text.empty() ? std::string("-") : text; };
-  return part(cell.workload) + "/" + part(cell.distribution) + "/" + std::to_string(cell.shape.n) +
-         "/" + part(cell.plugin) + "/" + part(cell.variant) +
+  return part(cell.workload) + "/" + part(cell.distribution) + "/" + size + "/" +
+         part(cell.plugin) + "/" + part(cell.variant) +
          (cell.rank >= 0 ? "/rank:" + std::to_string(cell.rank) : "");
 }
 
@@ -86,6 +99,16 @@ nlohmann::json export_document(const ResultsFile& file, ExportFormat format) {
       break;
   }
   return gab_document(file)["smaller_is_better"];
+}
+
+std::vector<std::string> cells_suspect(const ResultsFile& file) {
+  std::vector<std::string> suspect;
+  for (const CellResult& cell : cells_of(file)) {
+    if (exported(cell) && !cell.suspect.empty()) {
+      suspect.push_back(export_name(cell) + ": " + cell.suspect);
+    }
+  }
+  return suspect;
 }
 
 std::vector<std::string> cells_left_out(const ResultsFile& file) {

@@ -18,8 +18,8 @@
 
 namespace plugbench {
 
-// The benchmark name of a cell: "workload/distribution/n/plugin/variant", "/rank:R" in a run of
-// several ranks.
+// The benchmark name of a cell: "workload/distribution/n/plugin/variant" (WIDTHxHEIGHT for n where
+// the shape has two dimensions), "/rank:R" in a run of several ranks.
 std::string export_name(const CellResult& cell);
 
 // `error_entries`: a cell that did not end ok is an entry with error_occurred and no time; else
@@ -40,5 +40,7 @@ nlohmann::json export_document(const ResultsFile& file, ExportFormat format);
 
 // The cells left out of an export (not ok), as "name: status: message" lines.
 std::vector<std::string> cells_left_out(const ResultsFile& file);
+// The exported cells whose rate is SUSPECT (above the measured peak), as "name: reason" lines.
+std::vector<std::string> cells_suspect(const ResultsFile& file);
 
 }  // namespace plugbench

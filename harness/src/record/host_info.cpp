@@ -2,17 +2,22 @@
 #include "record/host_info.hpp"
 
 #include "measure/cpu_frequency.hpp"
+#include "record/checked_number.hpp"
+#include "record/safe_text.hpp"
 
 #include <omp.h>
 #include <pthread.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -41,6 +46,25 @@ std::string host_name() {
   char name[256] = "";
   if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "unknown-host";
   return name;
+}
+
+std::string openmp_threads_problem() {
+  const char* text = std::getenv("OMP_NUM_THREADS");
+  if (!text) return "";
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  const double most = std::max(256.0, 16.0 * static_cast<double>(cpus > 0 ? cpus : 1));
+  std::stringstream entries(text);  // a list, one team size per nesting level
+  for (std::string entry; std::getline(entries, entry, ',');) {
+    std::string why;
+    const std::optional<double> threads = checked_number(entry, {1, 1e18, false, false, ""}, why);
+    if (threads && *threads > most) {
+      return "OMP_NUM_THREADS=" + printable_text(text) + " asks for more threads than the " +
+             std::to_string(static_cast<long>(most)) +
+             " this harness allows (16 per logical CPU, 256 at least): the OpenMP runtime would "
+             "crash creating them; lower it or unset it";
+    }
+  }
+  return "";
 }
 
 std::string utc_timestamp() {

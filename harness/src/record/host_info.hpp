@@ -58,6 +58,11 @@ class ThreadOnAllPlaces {
 nlohmann::json process_cpu_description();
 
 std::string host_name();
+
+// Why OMP_NUM_THREADS cannot be honoured, or "" when it can (or is unset, or is text libgomp
+// itself ignores): an entry above 16 threads per logical CPU (256 at least) is refused, since
+// libgomp crashes (SIGSEGV) when it cannot create the team, as with 100000 threads.
+std::string openmp_threads_problem();
 // "2026-11-30T17:02:03Z"
 std::string utc_timestamp();
 

@@ -2,6 +2,7 @@
 #include "record/rank_table.hpp"
 
 #include "record/report_table.hpp"
+#include "record/safe_text.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -116,17 +117,20 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector
                    : "each on its own (--mpi-sync none)")
       << "\n";
   for (const nlohmann::json& rank : ranks) {
-    out << "  rank " << rank.value("rank", 0) << ": " << rank.value("host", "") << ", CPUs "
-        << rank.value("cpus", "");
+    // A device's UUID is a plugin's text; a host name the system's: escaped for the terminal.
+    out << "  rank " << rank.value("rank", 0) << ": " << printable_text(rank.value("host", ""))
+        << ", CPUs " << printable_text(rank.value("cpus", ""));
     if (std::string teams = rank_teams(cells, rank.value("rank", 0)); !teams.empty()) {
-      out << " (" << teams << ")";
+      out << " (" << printable_text(teams) << ")";
     }
     // A device only where a device plugin reported one: a CPU-only run has none to name.
     const bool used_a_device =
         rank.contains("devices") && rank["devices"].is_array() && !rank["devices"].empty();
     if (used_a_device) {
       out << ", device " << rank.value("device", 0);
-      if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) out << " (" << uuid << ")";
+      if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
+        out << " (" << printable_text(uuid) << ")";
+      }
     }
     out << "\n";
   }
@@ -137,7 +141,7 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector
         {{"host", where.first}, {"uuid", where.second}, {"ranks", sharing}});
     out << "  ranks";
     for (int rank : sharing) out << " " << rank;
-    out << " share GPU " << where.second << " on " << where.first
+    out << " share GPU " << printable_text(where.second) << " on " << printable_text(where.first)
         << ": their figures are those of a shared GPU, and their sum GB/s adds rates measured in "
            "turn, not at once\n";
   }
@@ -154,9 +158,12 @@ bool report_slow_ranks(const std::vector<RankSpread>& spreads,
                "their medians; and its samples slower by a Mann-Whitney U test, p < 0.05):\n";
       }
       any = true;
-      out << "  " << spread.cell.workload << " " << spread.cell.distribution
-          << " n=" << spread.cell.shape.n << " " << spread.cell.plugin << "/" << spread.cell.variant
-          << ": " << slow_rank_text(slow, hosts) << "\n";
+      // Names and hosts may come from a results file: escaped for the terminal.
+      out << "  "
+          << printable_text(spread.cell.workload + " " + spread.cell.distribution +
+                            " n=" + std::to_string(spread.cell.shape.n) + " " + spread.cell.plugin +
+                            "/" + spread.cell.variant + ": " + slow_rank_text(slow, hosts))
+          << "\n";
     }
   }
   return any;

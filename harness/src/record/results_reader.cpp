@@ -2,11 +2,13 @@
 #include "record/results_reader.hpp"
 
 #include "record/results_json.hpp"
+#include "record/safe_text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -31,20 +33,149 @@ const std::map<int, Migration>& migrations() {
   throw ResultsFileError(path + ": " + problem);
 }
 
-// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+// A results file nests six levels or so; nlohmann copies and prints a value recursively, so a
+// file nested a million deep would overflow the stack in the first copy.
+constexpr std::size_t kMaxNesting = 64;
+// What a message quotes of a value from the file: enough to recognise it, never megabytes.
+constexpr std::size_t kMaxQuotedBytes = 80;
+
+// Where `text` nests arrays and objects deeper than kMaxNesting: the byte, or npos. Brackets in
+// strings do not count.
+std::size_t too_deep_at(const std::string& text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+// A value from the file as a message quotes it: its JSON cut short, control characters escaped.
+std::string quoted(const nlohmann::json& value) {
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.size() > kMaxQuotedBytes) {
+    text = valid_utf8_prefix(text, kMaxQuotedBytes) + "... (" + std::to_string(text.size()) +
+           " bytes)";
+  }
+  return printable_text(text);
+}
+
+// The types the commands rely on outside the cells; a field that is absent is fine, one of
+// another type is refused here, naming it, rather than failing later as an internal error.
+enum class Kind { object, array, objects, string, number, boolean };
+struct ExpectedField {
+  const char* pointer;
+  Kind kind;
+};
+constexpr ExpectedField kContextFields[] = {
+    {"/complete", Kind::boolean},
+    {"/interrupted_by_signal", Kind::number},
+    {"/context", Kind::object},
+    {"/context/host", Kind::object},
+    {"/context/host/frequency_scaling", Kind::object},
+    {"/context/build", Kind::object},
+    {"/context/settings", Kind::object},
+    {"/context/time", Kind::string},
+    {"/context/command_line", Kind::string},
+    {"/context/devices", Kind::objects},
+    {"/context/plugins", Kind::objects},
+    {"/context/peaks", Kind::objects},
+    {"/context/mpi", Kind::object},
+    {"/context/mpi/ranks", Kind::objects},
+};
+
+const char* kind_text(Kind kind) {
+  switch (kind) {
+    case Kind::object:
+      return "an object";
+    case Kind::array:
+      return "an array";
+    case Kind::objects:
+      return "an array of objects";
+    case Kind::string:
+      return "a string";
+    case Kind::number:
+      return "a number";
+    case Kind::boolean:
+      return "true or false";
+  }
+  return "";
+}
+
+bool is_kind(const nlohmann::json& value, Kind kind) {
+  switch (kind) {
+    case Kind::object:
+      return value.is_object();
+    case Kind::array:
+      return value.is_array();
+    case Kind::objects:
+      return value.is_array() && std::all_of(value.begin(), value.end(),
+                                             [](const auto& item) { return item.is_object(); });
+    case Kind::string:
+      return value.is_string();
+    case Kind::number:
+      return value.is_number();
+    case Kind::boolean:
+      return value.is_boolean();
+  }
+  return false;
+}
+
+void check_context(const nlohmann::json& document, const std::string& path) {
+  for (const ExpectedField& field : kContextFields) {
+    const nlohmann::json::json_pointer where(field.pointer);
+    // A parent of another type is reported for the parent, which comes first in the table.
+    if (!document.contains(where)) continue;
+    const nlohmann::json& value = document.at(where);
+    if (!is_kind(value, field.kind)) {
+      refuse(path, std::string(field.pointer + 1) + " is " + quoted(value) + ", not " +
+                       kind_text(field.kind) + " (not a results file this harness wrote?)");
+    }
+  }
+  if (document.contains("/context/mpi"_json_pointer) &&
+      !document.contains("/context/mpi/ranks"_json_pointer)) {
+    refuse(path, "context/mpi has no 'ranks' array (not a results file this harness wrote?)");
+  }
+}
+
+// nlohmann's message without its "[json.exception.parse_error.101] " prefix, cut short (it quotes
+// the token it stopped in, which may be a string of megabytes) with control characters escaped.
 std::string parse_message(const char* what) {
+  constexpr std::size_t kMaxMessageBytes = 300;
   std::string message = what;
   if (std::size_t end = message.find("] ");
       message.rfind("[json.exception", 0) == 0 && end != std::string::npos) {
     message.erase(0, end + 2);
   }
-  return message;
+  if (message.size() > kMaxMessageBytes) {
+    message = valid_utf8_prefix(message, kMaxMessageBytes) + "...";
+  }
+  return printable_text(message);
 }
 
 void migrate(nlohmann::json& document, const std::string& path) {
   const nlohmann::json& field = document["schema_version"];
   if (!field.is_number_integer()) {
-    refuse(path, "schema_version is " + field.dump() + ", not an integer");
+    refuse(path, "schema_version is " + quoted(field) + ", not an integer");
+  }
+  // Past int64's range (18446744073709551615) is newer too, not -1.
+  if (field.is_number_unsigned() && field.get<std::uint64_t>() > std::uint64_t{INT64_MAX}) {
+    refuse(path, "schema_version " + quoted(field) +
+                     " was written by a newer harness; this one reads version " +
+                     std::to_string(kSchemaVersion) + " (update plugbench to compare it)");
   }
   const auto version = field.get<std::int64_t>();
   if (version > kSchemaVersion) {
@@ -85,6 +216,10 @@ void check_cells(const nlohmann::json& cells, const std::string& path) {
 
 ResultsFile parse_results_text(const std::string& text, const std::string& path) {
   if (text.empty()) refuse(path, "the file is empty, not a results file");
+  if (const std::size_t at = too_deep_at(text); at != std::string::npos) {
+    refuse(path, "arrays and objects nest more than " + std::to_string(kMaxNesting) +
+                     " deep at byte " + std::to_string(at) + ": not a results file");
+  }
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(text);
@@ -104,6 +239,7 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path)
     refuse(path, "not a plugbench results file (it has no schema_version and results)");
   }
   migrate(document, path);
+  check_context(document, path);
   check_cells(document["results"], path);
   return {path, std::move(document)};
 }
@@ -192,7 +328,7 @@ std::vector<CellResult> cells_of(const ResultsFile& file) {
       cells.push_back(cell_from_json(entry));
     } catch (const nlohmann::json::exception& e) {
       throw ResultsFileError(file.path + ": cell " + std::to_string(index) +
-                             " cannot be read: " + e.what());
+                             " cannot be read: " + parse_message(e.what()));
     }
     ++index;
   }

@@ -5,7 +5,9 @@
 #include "record/safe_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
+#include <string_view>
 
 namespace plugbench {
 namespace {
@@ -27,11 +29,36 @@ std::string padded(const std::string& text, std::size_t width, bool align_left) 
   return align_left ? text + fill : fill + text;
 }
 
+// Markdown renders HTML and links wherever it is posted (a CI comment): text from a plugin or a
+// file gets its markup characters as entities, and the characters that make links, code or a
+// cell's end escaped; a trailing backslash can no longer swallow the cell's closing bar.
 std::string markdown_cell(const std::string& text) {
   std::string escaped;
   for (char c : text) {
-    if (c == '|') escaped += '\\';
-    escaped += c == '\n' ? ' ' : c;
+    switch (c) {
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '|':
+      case '\\':
+      case '[':
+      case ']':
+      case '`':
+        escaped += '\\';
+        escaped += c;
+        break;
+      case '\n':
+        escaped += ' ';
+        break;
+      default:
+        escaped += c;
+    }
   }
   return escaped;
 }
@@ -70,7 +97,26 @@ OutputFormat parse_output_format(const std::string& text, const std::string& opt
   throw UsageError("--" + option + " '" + text + "' is not one of: console, md, csv");
 }
 
-std::string csv_field(const std::string& text) {
+namespace {
+
+// Whether a spreadsheet would run the field as a formula (=HYPERLINK(...), +cmd, @SUM, -1+1): it
+// starts with = + - @ or a tab, and is not a plain number or a dash for a missing value.
+bool spreadsheet_would_run(const std::string& text) {
+  if (text.empty() || std::string_view("=+-@\t\r").find(text.front()) == std::string_view::npos) {
+    return false;
+  }
+  if (text == "-") return false;
+  const bool number = text.size() > 1 && (text.front() == '-' || text.front() == '+') &&
+                      text.find_first_not_of("0123456789.eE+-", 1) == std::string::npos &&
+                      std::isdigit(static_cast<unsigned char>(text[1]));
+  return !number;
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& raw) {
+  // A leading apostrophe makes a spreadsheet take the field as text (OWASP's advice).
+  const std::string text = spreadsheet_would_run(raw) ? "'" + raw : raw;
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
   std::string quoted = "\"";
   for (char c : text) {

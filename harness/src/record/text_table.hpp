@@ -61,7 +61,8 @@ class TableWriter {
   bool csv_header_written_ = false;
 };
 
-// A CSV field, quoted when it holds a comma, a quote or a line break.
+// A CSV field, quoted when it holds a comma, a quote or a line break, and prefixed with an
+// apostrophe when a spreadsheet would run it as a formula (=HYPERLINK(...), +, -, @).
 std::string csv_field(const std::string& text);
 
 }  // namespace plugbench

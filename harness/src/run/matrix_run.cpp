@@ -11,6 +11,7 @@
 #include "plan/sizes.hpp"
 #include "record/distributed_table.hpp"
 #include "record/exports.hpp"
+#include "record/output_check.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_document.hpp"
@@ -193,6 +194,8 @@ int report_and_record(RunRecord& run, const Options& options,
     // The export is made from the document as written, so it holds what the file holds.
     ResultsFile file = parse_results_text(document.dump(), "this run");
     std::cout << export_document(file, *options.export_format).dump(2) << "\n";
+    // The export is the run's answer on stdout (the tables went to stderr): lost, it is exit 4.
+    if (!output_written(std::cout, "harness")) exit_code = kExitOutputError;
   }
   if (options.write_json) {
     const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;

@@ -1,10 +1,7 @@
-// problem_cache.cpp: one problem kept, or read from the harness's sealed copy, or generated (and
-// then sealed for the others).
+// problem_cache.cpp: one problem kept, or read from the harness's sealed copy, or generated.
 #include "run/problem_cache.hpp"
 
 #include "isolate/problem_store.hpp"
-
-#include <unistd.h>
 
 namespace plugbench {
 
@@ -19,11 +16,6 @@ const ProblemCache::Entry& ProblemCache::get(const Workload& workload,
       !load_problem(offered_, workload, distribution, shape, entry->data, entry->reference)) {
     entry->data = workload.generate(shape, distribution);
     entry->reference = workload.reference(entry->data);
-    if (share_) {
-      sealed_fd_ = seal_problem(problem_file_name(workload.name(), distribution, shape), workload,
-                                entry->data, *entry->reference);
-      sealed_taken_ = sealed_fd_ < 0;
-    }
   }
   entry_ = std::move(entry);
   workload_ = workload.name();
@@ -34,15 +26,6 @@ const ProblemCache::Entry& ProblemCache::get(const Workload& workload,
 
 void ProblemCache::clear() {
   entry_.reset();
-  if (sealed_fd_ >= 0) ::close(sealed_fd_);
-  sealed_fd_ = -1;
-  sealed_taken_ = true;
-}
-
-int ProblemCache::take_sealed() {
-  if (sealed_taken_) return -1;
-  sealed_taken_ = true;
-  return sealed_fd_;
 }
 
 }  // namespace plugbench

@@ -16,7 +16,7 @@ class ProblemCache {
     std::shared_ptr<const Reference> reference;
   };
   ProblemCache() = default;
-  ~ProblemCache() { clear(); }
+  ~ProblemCache() = default;
   ProblemCache(const ProblemCache&) = delete;
   ProblemCache& operator=(const ProblemCache&) = delete;
 
@@ -25,20 +25,11 @@ class ProblemCache {
   const Entry& get(const Workload& workload, const std::string& distribution, const Shape& shape);
   // Frees the cached problem (its cells are done).
   void clear();
-  // Seal each problem this process generates in a memory file (problem_store.hpp), for the harness
-  // to hand to the other workers. Off: nothing is sealed.
-  void share(bool enabled) { share_ = enabled; }
   // Where the next problem may be read from (the harness's sealed copy), or empty.
   void offer(std::string path) { offered_ = std::move(path); }
-  // The descriptor of the problem sealed by the last get(), once (-1: none). It stays open until
-  // the next problem or clear(), so that the harness can take a copy.
-  int take_sealed();
 
  private:
-  bool share_ = false;
   std::string offered_;
-  int sealed_fd_ = -1;
-  bool sealed_taken_ = true;
   std::string workload_;
   std::string distribution_;
   Shape shape_;

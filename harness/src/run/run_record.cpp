@@ -1,6 +1,8 @@
 // run_record.cpp: the facts a run collects.
 #include "run/run_record.hpp"
 
+#include "record/safe_text.hpp"
+
 namespace plugbench {
 
 void RunRecord::add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
@@ -25,8 +27,8 @@ void RunRecord::add_session_facts(const PluginRecord& plugin, const SessionFacts
     peaks.insert(peaks.end(), facts.peaks.begin(), facts.peaks.end());
     peaks_by_plugin[plugin.name] = facts.peaks;
   } else if (!facts.calibration_error.empty()) {
-    warnings << "harness: could not calibrate " << plugin.name << ": " << facts.calibration_error
-             << "\n";
+    warnings << "harness: could not calibrate " << plugin.name << ": "
+             << printable_text(facts.calibration_error) << "\n";
   }
 }
 

@@ -1,0 +1,310 @@
+// test_hostile_input.cpp: what a user, the environment or a crafted results file hands the harness
+// ends in a clear message and a documented exit code, never a crash: numbers that are nan, inf or
+// out of range, OMP_NUM_THREADS beyond what libgomp survives, results files nested a million deep,
+// fields of the wrong type outside the cells, huge values quoted in messages, and a stdout that
+// cannot be written.
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::CommandResult;
+using plugbench::testing::contains;
+using plugbench::testing::read_json;
+using plugbench::testing::run_harness;
+using plugbench::testing::TempFolder;
+
+// A real results file, small enough to mutate.
+nlohmann::json committed_results() {
+  return read_json(std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json");
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// `value` nested `depth` arrays deep.
+std::string nested(std::size_t depth, const std::string& value) {
+  return std::string(depth, '[') + value + std::string(depth, ']');
+}
+
+// The reading commands, each on `path` (compare against itself).
+std::vector<std::vector<std::string>> every_reader(const std::string& path,
+                                                   const std::string& folder) {
+  return {{"show", path},
+          {"compare", path, path},
+          {"export", path, "--to", "gbench"},
+          {"export", path, "--to", "bmf"},
+          {"report", path, "--out", folder + "/page"}};
+}
+
+TEST(HostileInput, NumericOptionsRefuseNanInfinityAndValuesOutOfRange) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--cell-budget", "nan"}, {"--cell-budget", "inf"},        {"--cell-budget", "0"},
+      {"--min-time", "nan"},    {"--min-time", "-inf"},          {"--min-time", "-1"},
+      {"--timeout", "nan"},     {"--timeout", "1e300"},          {"--timeout", "0x10"},
+      {"--timeout", "5s"},      {"--throttle-threshold", "nan"}, {"--outlier-threshold", "inf"}};
+  for (const auto& [option, value] : bad) {
+    CommandResult r = run_harness({option, value, "--dry-run"});
+    EXPECT_EQ(r.exit_code, 2) << option << " " << value << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, option + " '" + value + "'")) << r.err;
+  }
+  CommandResult nan = run_harness({"--cell-budget", "nan", "--dry-run"});
+  EXPECT_TRUE(contains(nan.err, "is not a finite decimal number")) << nan.err;
+  CommandResult large = run_harness({"--timeout", "1e300", "--dry-run"});
+  EXPECT_TRUE(contains(large.err, "must be at most 604800 s")) << large.err;
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"compare", "a.json", "b.json", "--threshold", "inf"},
+           {"report", "a.json", "--threshold", "inf", "--out", "page"}}) {
+    CommandResult threshold = run_harness(command);
+    EXPECT_EQ(threshold.exit_code, 2) << threshold.err;
+    EXPECT_TRUE(contains(threshold.err, "--threshold is not a finite number")) << threshold.err;
+  }
+  CommandResult fine =
+      run_harness({"--cell-budget", "0.5", "--min-time", "1e-3", "--timeout", "0", "--dry-run"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.err;
+}
+
+TEST(HostileInput, ATinyDiscoveryTimeoutIsIgnoredWithAWarningNotEveryPluginBroken) {
+  CommandResult r = run_harness({"--list"}, "PLUGBENCH_DISCOVERY_TIMEOUT=1e-300 ");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "PLUGBENCH_DISCOVERY_TIMEOUT='1e-300' must be at least 0.1 s"))
+      << r.err;
+  EXPECT_FALSE(contains(r.out, "broken")) << r.out;
+}
+
+TEST(HostileInput, TooManyOpenMpThreadsAreRefusedBeforeTheRunNotACrash) {
+  CommandResult r =
+      run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3", "--no-json", "-q"},
+                  "OMP_NUM_THREADS=100000 ");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "OMP_NUM_THREADS=100000 asks for more threads")) << r.err;
+}
+
+TEST(HostileInput, ResultsNestedAMillionDeepAreRefusedByEveryReader) {
+  TempFolder folder;
+  const std::string shallow = folder.file("deep_version.json");
+  write_text(shallow, "{\"schema_version\":" + nested(100000, "1") + ",\"results\":[]}");
+  nlohmann::json document = committed_results();
+  document["results"][0]["time"] = "PLACEHOLDER";
+  std::string text = document.dump();
+  text.replace(text.find("\"PLACEHOLDER\""), 13, nested(1000000, "1"));
+  const std::string deep = folder.file("deep_time.json");
+  write_text(deep, text);
+  for (const std::string& path : {shallow, deep}) {
+    for (const std::vector<std::string>& command : every_reader(path, folder.path())) {
+      CommandResult r = run_harness(command);
+      EXPECT_EQ(r.exit_code, 2) << command[0] << " " << path << "\n" << r.err.substr(0, 2000);
+      EXPECT_TRUE(contains(r.err, "nest more than 64 deep")) << r.err.substr(0, 2000);
+      EXPECT_LT(r.err.size(), 2000u) << command[0];
+    }
+  }
+}
+
+TEST(HostileInput, SchemaVersionsPastTheIntegerRangeAndHugeValuesAreReportedShort) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  document["schema_version"] = 18446744073709551615ull;
+  write_text(folder.file("future.json"), document.dump());
+  CommandResult future = run_harness({"show", folder.file("future.json")});
+  EXPECT_EQ(future.exit_code, 2);
+  EXPECT_TRUE(contains(future.err, "18446744073709551615 was written by a newer harness"))
+      << future.err;
+
+  document["schema_version"] = std::string(10 << 20, 'x') + "\x1b[2J";
+  write_text(folder.file("long.json"), document.dump());
+  CommandResult long_text = run_harness({"show", folder.file("long.json")});
+  EXPECT_EQ(long_text.exit_code, 2);
+  EXPECT_TRUE(contains(long_text.err, "schema_version is \"xxx")) << long_text.err.substr(0, 300);
+  EXPECT_LT(long_text.err.size(), 400u);
+}
+
+TEST(HostileInput, FieldsOfTheWrongTypeOutsideTheCellsAreNamedWithExitTwo) {
+  TempFolder folder;
+  struct Case {
+    std::string pointer;
+    nlohmann::json value;
+    std::string named;
+  };
+  const std::vector<Case> cases = {
+      {"/complete", "no", "complete is \"no\", not true or false"},
+      {"/context/host", "a string", "context/host is"},
+      {"/context/build", 7, "context/build is 7"},
+      {"/context/time", nlohmann::json::array(), "context/time is []"},
+      {"/context/devices", {1, 2}, "context/devices is [1,2], not an array of objects"},
+      {"/context/plugins", "x", "context/plugins is"},
+      {"/context/mpi", {{"ranks", {1, "two"}}}, "context/mpi/ranks is"},
+      {"/context/mpi", nlohmann::json::object(), "context/mpi has no 'ranks'"}};
+  for (const Case& c : cases) {
+    nlohmann::json document = committed_results();
+    document[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    const std::string path = folder.file("odd.json");
+    write_text(path, document.dump());
+    for (const std::vector<std::string>& command : every_reader(path, folder.path())) {
+      CommandResult r = run_harness(command);
+      EXPECT_EQ(r.exit_code, 2) << c.pointer << " " << command[0] << "\n" << r.err;
+      EXPECT_TRUE(contains(r.err, path + ": " + c.named)) << c.pointer << "\n" << r.err;
+      EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+    }
+  }
+}
+
+TEST(HostileInput, GbenchExportLeavesOutContextValuesOfAnotherType) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  document["context"]["host"]["name"] = 7;
+  document["context"]["host"]["logical_cores"] = "many";
+  document["context"]["host"]["frequency_scaling"] = nlohmann::json::object();
+  document["context"]["build"]["assertions"] = nlohmann::json::array();
+  document["context"]["plugins"] = {{{"build_info", "not an object"}}};
+  write_text(folder.file("odd.json"), document.dump());
+  CommandResult r = run_harness({"export", folder.file("odd.json"), "--to", "gbench"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json gbench = nlohmann::json::parse(r.out);
+  EXPECT_EQ(gbench["context"]["host_name"], "");
+  EXPECT_EQ(gbench["context"]["num_cpus"], 0);
+  EXPECT_FALSE(gbench["context"].contains("cpu_scaling_enabled"));
+}
+
+TEST(HostileInput, AStdoutThatCannotBeWrittenExitsFour) {
+  TempFolder folder;
+  const std::string path = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  // The harness's stdout on /dev/full, then closed.
+  for (const std::string& redirect : {std::string(">/dev/full"), std::string(">&-")}) {
+    const std::string prefix = "sh -c 'exec \"$0\" \"$@\" " + redirect + "' ";
+    for (const std::vector<std::string>& command :
+         std::vector<std::vector<std::string>>{{"show", path},
+                                               {"compare", path, path},
+                                               {"export", path, "--to", "bmf"},
+                                               {"export", path, "--to", "gbench"}}) {
+      CommandResult r = run_harness(command, prefix);
+      EXPECT_EQ(r.exit_code, 4) << redirect << " " << command[0] << "\n" << r.err;
+      EXPECT_TRUE(contains(r.err, "could not write to stdout")) << r.err;
+    }
+  }
+  CommandResult run = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3",
+                                   "--warmup", "0", "--format", "bmf", "--no-json", "-q"},
+                                  "sh -c 'exec \"$0\" \"$@\" >/dev/full' ");
+  EXPECT_EQ(run.exit_code, 4) << run.err;
+}
+
+TEST(HostileInput, ExportNamesTellApartShapesWithTheSameCount) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  nlohmann::json cell;
+  for (const nlohmann::json& each : document["results"]) {
+    if (each["workload"] == "histogram" && each["status"] == "ok") cell = each;
+  }
+  ASSERT_TRUE(cell.is_object());
+  document["results"] = nlohmann::json::array();
+  for (auto [width, height] : {std::pair{64, 16}, std::pair{1024, 1}, std::pair{16, 64}}) {
+    cell["n"] = 1024;
+    cell["shape"] = {{"width", width}, {"height", height}};
+    document["results"].push_back(cell);
+  }
+  write_text(folder.file("shapes.json"), document.dump());
+  CommandResult r = run_harness({"export", folder.file("shapes.json"), "--to", "bmf"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json bmf = nlohmann::json::parse(r.out);
+  EXPECT_EQ(bmf.size(), 3u) << r.out.substr(0, 500);
+  const std::string prefix = "histogram/" + cell["distribution"].get<std::string>() + "/";
+  EXPECT_TRUE(bmf.contains(prefix + "64x16/cpu_serial/" + cell["variant"].get<std::string>()) ||
+              cell["plugin"] != "cpu_serial")
+      << r.out.substr(0, 500);
+}
+
+TEST(HostileInput, ExportSaysWhenAFileIsIncompleteOrACellSuspect) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  document["complete"] = false;
+  document["results"][0]["suspect"] = "above 1.5 times the measured peak";
+  write_text(folder.file("odd.json"), document.dump());
+  CommandResult r = run_harness({"export", folder.file("odd.json"), "--to", "bmf"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "is incomplete")) << r.err;
+  EXPECT_TRUE(contains(r.err, "SUSPECT (exported; faster than the measured peak allows): ") &&
+              contains(r.err, ": above 1.5 times the measured peak"))
+      << r.err;
+}
+
+TEST(HostileInput, ControlBytesFromAFileOrAPluginReachStderrEscaped) {
+  TempFolder folder;
+  nlohmann::json document = committed_results();
+  document["results"][0]["status"] = "error";
+  document["results"][0]["message"] = "boom\x1b[2J\x07";
+  write_text(folder.file("odd.json"), document.dump());
+  for (const char* to : {"bmf", "gbench"}) {
+    CommandResult r = run_harness({"export", folder.file("odd.json"), "--to", to});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(contains(r.err, "\x1b")) << r.err;
+    EXPECT_TRUE(contains(r.err, "boom\\x1b[2J\\x07")) << r.err;
+  }
+  // A plugin refused for a kernel name with an escape sequence: "ignoring PATH: REASON".
+  CommandResult run =
+      run_harness({"--plugin-dir", plugbench::testing::fake_plugin_dir("hostile_text"), "-p",
+                   "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3", "--no-json"},
+                  "PLUGBENCH_HOSTILE_VARIANT=\"$(printf 'x\\033[2Jy')\" ");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.err, "ignoring")) << run.err;
+  EXPECT_FALSE(contains(run.err, "\x1b[2J")) << run.err;  // the progress line's own \x1b[K apart
+}
+
+// `count` minimal cells of distinct n (each its own problem), in a real file's context.
+std::string file_of_many_problems(std::size_t count) {
+  nlohmann::json document = committed_results();
+  nlohmann::json kernel = document["results"][0]["time"]["kernel"];
+  kernel["samples_ms"] = {1.0, 1.1, 0.9};
+  document["results"] = "CELLS";
+  std::string text = "[";
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string n = std::to_string(1000 + i);
+    text += (i ? ",{" : "{") + std::string("\"workload\":\"reduce\",\"plugin\":\"cpu_serial\",") +
+            "\"variant\":\"loop\",\"distribution\":\"mod100\",\"status\":\"ok\",\"n\":" + n +
+            ",\"shape\":{\"width\":" + n + ",\"height\":1},\"size\":\"" + n +
+            "\",\"message\":\"\",\"flags\":[],\"memory_space\":\"host\",\"workspace_bytes\":0,"
+            "\"time\":{\"kernel\":" +
+            kernel.dump() +
+            ",\"end_to_end\":null},\"transfers\":[],\"traffic\":null,\"verification\":null}";
+  }
+  std::string whole = document.dump();
+  return whole.replace(whole.find("\"CELLS\""), 7, text + "]");
+}
+
+TEST(HostileInput, ManyProblemsAreShownAndReportedInNearLinearTime) {
+  if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "times are not comparable";
+  TempFolder folder;
+  const std::string path = folder.file("many.json");
+  write_text(path, file_of_many_problems(100000));
+  // A search per cell made these minutes (show 55 s, report 200 s for 200k cells).
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"show", path}, {"report", path, "--out", folder.file("page")}}) {
+    const auto start = std::chrono::steady_clock::now();
+    CommandResult r = run_harness(command);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 0) << command[0] << " " << r.err.substr(0, 500);
+    EXPECT_LT(seconds, 40) << command[0];
+  }
+}
+
+TEST(HostileInput, AFileTooLargeForTheMemoryIsAClearErrorNotACrash) {
+  if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "ulimit -v and ASan disagree";
+  TempFolder folder;
+  const std::string path = folder.file("large.json");
+  write_text(path, file_of_many_problems(60000));
+  for (const std::vector<std::string>& command : every_reader(path, folder.path())) {
+    CommandResult r = run_harness(command, "ulimit -v 400000; ");
+    EXPECT_EQ(r.exit_code, 2) << command[0] << " " << r.err.substr(0, 500);
+    EXPECT_TRUE(contains(r.err, "harness " + command[0] + ": out of memory")) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace plugbench
