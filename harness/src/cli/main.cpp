@@ -1,11 +1,12 @@
-// main.cpp: the harness executable: a run, `harness compare`, `show`, `export` and `report` on
-// results files, or (hidden) a worker process of a run.
+// main.cpp: the harness executable: a run, `harness compare`, `show`, `export`, `report` and
+// `history` on results files, or (hidden) a worker process of a run.
 #include "analyze/compare_command.hpp"
 #include "analyze/export_command.hpp"
 #include "analyze/report_command.hpp"
 #include "analyze/show_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/harness_app.hpp"
+#include "history/history_command.hpp"
 #include "isolate/worker_process.hpp"
 #include "ranks/rank_placement.hpp"
 
@@ -32,6 +33,9 @@ int main(int argc, char** argv) {
     }
     if (argc > 1 && std::string_view(argv[1]) == "report") {
       return plugbench::run_report(argc - 1, argv + 1);
+    }
+    if (argc > 1 && std::string_view(argv[1]) == "history") {
+      return plugbench::run_history(argc - 1, argv + 1);
     }
     if (argc > 1 && std::string_view(argv[1]) == "show") {
       return plugbench::run_show(argc - 1, argv + 1);

@@ -103,6 +103,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "json", po::value<std::string>(&o.json_path),
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(
+      "history", po::value<std::string>(&o.history_path),
+      "add the finished results file to this history database (harness history --help, "
+      "docs/history.md)")(
       "format",
       po::value<std::string>()->default_value("console")->notifier([&o](const std::string& format) {
         o.export_format = export_format_named(format);
@@ -199,6 +202,11 @@ Options parse_options(int argc, const char* const* argv) {
   o.quiet = values.count("quiet") > 0;
   o.plugin_output_to_stderr = values.count("plugin-output-to-stderr") > 0;
   o.write_json = values.count("no-json") == 0;
+  if (!o.history_path.empty() && !o.write_json) {
+    throw UsageError(
+        "--history adds the run's results file, which --no-json does not write; "
+        "drop one of them");
+  }
   o.baseline_given = !values["baseline"].defaulted();
   o.plugins = split_list(lists[0], "plugins");
   o.workloads = split_list(lists[1], "workload");
