@@ -185,8 +185,19 @@ TEST(HistoryTrend, ShowsTheCellsMedianAtEachRunOldestFirst) {
     EXPECT_EQ(rows[i]["commit"], "commit" + std::to_string(i));
     EXPECT_NEAR(std::stod(rows[i]["median_ms"]), medians[i], medians[i] * 1e-3);
   }
-  CommandResult console = run_harness({"history", "trend", filter, "--history", database});
+  CommandResult console = run_harness(
+      {"history", "trend", filter, "--history", database, "--svg", folder.file("trend.svg")});
   EXPECT_TRUE(contains(console.out, "median ms")) << console.out;
+  // The chart: one point (a circle) per run, each run's commit in its tooltip.
+  const std::string svg = plugbench::testing::read_text(folder.file("trend.svg"));
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u) << svg.substr(0, 80);
+  std::size_t circles = 0;
+  for (std::size_t at = svg.find("<circle"); at != std::string::npos;
+       at = svg.find("<circle", at + 1)) {
+    ++circles;
+  }
+  EXPECT_EQ(circles, 4u);
+  EXPECT_TRUE(contains(svg, "commit3:")) << svg;
 
   CommandResult unknown = run_harness({"history", "trend", "colour=red", "--history", database});
   EXPECT_EQ(unknown.exit_code, 2);

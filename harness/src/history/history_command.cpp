@@ -7,11 +7,13 @@
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
 #include "history/history_tables.hpp"
+#include "history/trend_chart.hpp"
 #include "record/text_table.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -26,6 +28,7 @@ struct HistoryOptions {
   OutputFormat format = OutputFormat::console;
   std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
   ChangeSettings changes;
+  std::string svg_path;  // trend --svg FILE
   bool help = false;
 };
 
@@ -44,7 +47,9 @@ po::options_description describe_history_options(HistoryOptions& o) {
       "threshold", po::value<double>(&o.changes.threshold)->default_value(o.changes.threshold),
       "changes: smallest step reported, as a fraction of the median before it")(
       "alpha", po::value<double>(&o.changes.detection.alpha)->default_value(0.05),
-      "changes: significance level of each change's permutation test")("help,h", "this help");
+      "changes: significance level of each change's permutation test")(
+      "svg", po::value<std::string>(&o.svg_path),
+      "trend: also write the trend as an SVG chart to this file")("help,h", "this help");
   return options;
 }
 
@@ -53,7 +58,7 @@ std::string history_usage() {
   std::ostringstream text;
   text << "usage: harness history add FILE.json [MORE.json ...]\n"
           "       harness history list\n"
-          "       harness history trend FILTER\n"
+          "       harness history trend FILTER [--svg FILE]\n"
           "       harness history machines [FILTER]\n"
           "       harness history changes [FILTER]\n\n"
           "A results history in an SQLite database (tables in docs/history.md). add stores runs "
@@ -159,6 +164,15 @@ int run_command(const HistoryOptions& o) {
   }
   if (o.command == "trend") {
     for (const TextTable& table : trend_tables(points)) tables.write(table);
+    if (!o.svg_path.empty()) {
+      std::ofstream svg(o.svg_path, std::ios::binary | std::ios::trunc);
+      svg << trend_svg(points);
+      if (!svg.flush()) {
+        std::cerr << "harness history trend: cannot write the chart to " << o.svg_path
+                  << " (check the path and its folder)\n";
+        return kHistoryInputError;
+      }
+    }
     return kHistoryDone;
   }
   if (o.command == "machines") {

@@ -81,7 +81,7 @@ std::vector<TextTable> trend_tables(const std::vector<CellPoint>& points) {
   std::vector<TextTable> tables;
   for (const auto& series : series_of(points)) {
     TextTable table;
-    table.title = cell_name(*series.front());
+    table.title = cell_name(*series.front()) + " on " + series.front()->machine;
     table.context = {{"cell", cell_name(*series.front())}, {"machine", series.front()->machine}};
     table.columns = {{"time (UTC)", "time", true}, {"commit", "commit", true},
                      {"median ms", "median_ms"},   {"q1 ms", "q1_ms"},
@@ -100,8 +100,7 @@ std::vector<TextTable> trend_tables(const std::vector<CellPoint>& points) {
       row.alert = p->status != "ok";
       table.rows.push_back(row);
     }
-    table.notes.push_back("machine: " + series.front()->machine +
-                          "; q1 and q3: the quartiles of the run's repetition times");
+    table.notes.push_back("q1 and q3: the quartiles of the run's repetition times");
     tables.push_back(std::move(table));
   }
   return tables;
@@ -202,8 +201,8 @@ ChangeReport changes_table(const std::vector<CellPoint>& points, const ChangeSet
       table.rows.push_back(row);
     }
   }
-  table.notes.push_back(std::to_string(report.slowdowns) + " slowdowns, " +
-                        std::to_string(report.speedups) + " speedups (steps of at least " +
+  table.notes.push_back(std::to_string(report.slowdowns) + " slowdown(s), " +
+                        std::to_string(report.speedups) + " speedup(s) (steps of at least " +
                         number_text(settings.threshold * 100, "%g") +
                         " % in a series' median kernel time, confidence at least " +
                         number_text((1 - settings.detection.alpha) * 100, "%g") + " %)");
