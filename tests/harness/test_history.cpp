@@ -204,6 +204,53 @@ TEST(HistoryTrend, ShowsTheCellsMedianAtEachRunOldestFirst) {
   EXPECT_TRUE(contains(unknown.err, "unknown filter key 'colour'")) << unknown.err;
 }
 
+TEST(HistoryMachines, PutsEachMachinesLatestRunSideBySideFastestFirst) {
+  TempFolder folder;
+  const std::string database = folder.file("history.sqlite");
+  // node-a: two runs (the later one counts), node-b: one run 1.5 times slower.
+  const std::vector<std::pair<std::string, double>> runs = {
+      {"node-a", 2.0}, {"node-b", 1.5}, {"node-a", 1.0}};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    nlohmann::json run = night_run(static_cast<int>(i), runs[i].second);
+    run["context"]["host"]["name"] = runs[i].first;
+    write(run, folder.file(std::to_string(i) + ".json"));
+    ASSERT_EQ(run_harness({"history", "add", "--history", database,
+                           folder.file(std::to_string(i) + ".json")})
+                  .exit_code,
+              0);
+  }
+  const nlohmann::json cell = base_run()["results"][0];
+  CommandResult machines = run_harness(
+      {"history", "machines",
+       "plugin=" + cell["plugin"].get<std::string>() + ",size=" + cell["size"].get<std::string>(),
+       "--history", database, "--format", "csv"});
+  ASSERT_EQ(machines.exit_code, 0) << machines.err;
+  auto rows = csv_rows(machines.out);
+  ASSERT_EQ(rows.size(), 2u) << machines.out;
+  EXPECT_TRUE(contains(rows[0]["machine"], "node-a")) << machines.out;
+  EXPECT_EQ(rows[0]["commit"], "commit2") << "the latest run of node-a";
+  EXPECT_TRUE(contains(rows[1]["machine"], "node-b"));
+  EXPECT_NEAR(std::stod(rows[1]["times_fastest"]), 1.5, 0.1);
+  EXPECT_FALSE(rows[1]["percent_of_peak"].empty());
+}
+
+TEST(HistoryUsage, MistakesAreUsageErrorsAndAQueryNeverMakesADatabase) {
+  TempFolder folder;
+  CommandResult none = run_harness({"history"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_TRUE(contains(none.err, "add, list, trend, machines or changes")) << none.err;
+  CommandResult bogus = run_harness({"history", "delete"});
+  EXPECT_EQ(bogus.exit_code, 2);
+  CommandResult help = run_harness({"history", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "XDG_DATA_HOME")) << help.out;
+  CommandResult missing =
+      run_harness({"history", "changes", "--history", folder.file("typo.sqlite")});
+  EXPECT_EQ(missing.exit_code, 4);
+  EXPECT_TRUE(contains(missing.err, "no history there")) << missing.err;
+  EXPECT_FALSE(std::ifstream(folder.file("typo.sqlite")).good());
+}
+
 TEST(HistoryChanges, FindsTheOneTenPercentStepAtItsRunAndNoOther) {
   TempFolder folder;
   const std::string database = folder.file("history.sqlite");

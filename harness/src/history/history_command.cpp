@@ -13,6 +13,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -37,7 +38,7 @@ po::options_description describe_history_options(HistoryOptions& o) {
   options.add_options()(
       "history", po::value<std::string>(&o.database),
       "the history database; default $XDG_DATA_HOME/plugbench/history.sqlite, else "
-      "~/.local/share/plugbench/history.sqlite (created, with its folders, when missing)")(
+      "~/.local/share/plugbench/history.sqlite (add creates it, with its folders)")(
       "format",
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
@@ -136,6 +137,14 @@ int add_one(HistoryDatabase& history, const std::string& path, std::uint64_t max
 }
 
 int run_command(const HistoryOptions& o) {
+  // Only add makes a history: a mistyped --history for a query must not answer from a new, empty
+  // database.
+  if (o.command != "add" && !std::filesystem::exists(o.database)) {
+    std::cerr << "harness history: " << o.database
+              << ": no history there (harness history add FILE... makes one; --history names "
+                 "another)\n";
+    return kHistoryDatabaseError;
+  }
   HistoryDatabase history(o.database);
   TableWriter tables(std::cout, o.format);
   if (o.command == "add") {
