@@ -45,9 +45,9 @@ po::options_description describe_history_options(HistoryOptions& o) {
       "console, md (markdown) or csv")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "add: largest results file read, in MiB")(
-      "threshold", po::value<double>(&o.changes.threshold)->default_value(o.changes.threshold),
+      "threshold", po::value<double>(&o.changes.threshold)->default_value(0.05, "0.05"),
       "changes: smallest step reported, as a fraction of the median before it")(
-      "alpha", po::value<double>(&o.changes.detection.alpha)->default_value(0.05),
+      "alpha", po::value<double>(&o.changes.detection.alpha)->default_value(0.05, "0.05"),
       "changes: significance level of each change's permutation test")(
       "svg", po::value<std::string>(&o.svg_path),
       "trend: also write the trend as an SVG chart to this file")("help,h", "this help");
@@ -73,7 +73,8 @@ std::string history_usage() {
        << describe_history_options(unused)
        << "\nexit codes: 0 done, 1 changes found a slowdown, 2 usage error or an unreadable "
           "results file, 3 add: a run already in the history (the others are added), 4 the "
-          "database cannot be used (corrupt, newer schema, another program's, locked too long)\n";
+          "database cannot be used (corrupt, newer schema, another program's, locked too long, or "
+          "no history at the path of a query)\n";
   return text.str();
 }
 
