@@ -148,6 +148,7 @@ std::string usage_text() {
           "       harness show FILE.json ...  (harness show --help)\n"
           "       harness export FILE.json --to gbench|bmf|gab  (harness export --help)\n"
           "       harness report FILE.json [MORE.json ...] --out DIR  (harness report --help)\n"
+          "       harness history add|list|trend|machines|changes ...  (harness history --help)\n"
           "examples:\n"
           "  harness                                  every available plugin, every workload, "
           "default sizes\n"
@@ -160,7 +161,8 @@ std::string usage_text() {
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
           "timeout, "
-          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
+          "4 the results could not be written (or, with --history, not added), 5 interrupted "
+          "(SIGINT/SIGTERM; the cells finished "
           "so far "
           "are written, marked incomplete), 6 every cell ok but an MPI rank was named slow\n";
   return text.str();
