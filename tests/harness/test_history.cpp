@@ -407,6 +407,15 @@ TEST(HistoryFaults, ACorruptOrForeignFileIsReportedNeverACrash) {
     EXPECT_TRUE(contains(r.err, "damaged.sqlite")) << r.err;
   }
 
+  // A folder or a device is named as such, not as a disk error.
+  CommandResult folder_given = run_harness({"history", "list", "--history", folder.path()});
+  EXPECT_EQ(folder_given.exit_code, 4);
+  EXPECT_TRUE(contains(folder_given.err, "is a folder, not a history database"))
+      << folder_given.err;
+  CommandResult device = run_harness({"history", "add", "--history", "/dev/null", "x.json"});
+  EXPECT_EQ(device.exit_code, 4);
+  EXPECT_TRUE(contains(device.err, "not a regular file")) << device.err;
+
   // Another program's SQLite database is not taken over.
   const std::string foreign = folder.file("foreign.sqlite");
   sqlite3* db = nullptr;

@@ -83,9 +83,20 @@ CREATE TABLE samples (
   return steps;
 }
 
+// The path, checked and with its folders made: SQLite's own errors for a folder, a device or a
+// FIFO ("disk I/O error") would send the user looking at the disk.
 std::string with_folder(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw HistoryError(path + ": is " +
+                       (std::filesystem::is_directory(status)
+                            ? std::string("a folder")
+                            : std::string("not a regular file (a device, FIFO or socket)")) +
+                       ", not a history database; give --history a file path");
+  }
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  error.clear();  // a path not there yet is not an error
   if (!parent.empty()) std::filesystem::create_directories(parent, error);
   if (error) {
     throw HistoryError(path + ": cannot make the folder " + parent.string() + ": " +
