@@ -125,7 +125,15 @@ int add_one(HistoryDatabase& history, const std::string& path, std::uint64_t max
     err << who << ": " << e.what() << " (not added)\n";
     return kHistoryInputError;
   }
-  AddOutcome outcome = history.add_run(file, path);
+  AddOutcome outcome;
+  try {
+    outcome = history.add_run(file, path);
+  } catch (const nlohmann::json::exception& e) {
+    // A field of an unexpected type that the results reader lets through: the transaction has
+    // rolled back, nothing of the file is stored.
+    err << who << ": " << path << ": cannot be stored (" << e.what() << "); not added\n";
+    return kHistoryInputError;
+  }
   if (!outcome.added) {
     err << who << ": " << path << ": this run is already in the history (run " << outcome.run_id
         << ", added from " << outcome.existing_source << " at " << outcome.existing_added_at
