@@ -1,11 +1,14 @@
 // test_history.cpp: the results history (harness history): a run added once and refused again,
 // list and trend, a 10 % step found at its run in 30 nightly runs and nothing else, two processes
 // adding at once, an insert that fails or is killed leaving nothing, a newer schema and a corrupt
-// file refused with a message, and --history on a run.
+// file refused with a message, --history on a run, and the trend charts harness report draws from a
+// history (--history DB --trend FILTER).
+#include "history/cell_filter.hpp"
 #include "history/change_points.hpp"
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
 #include "history/sha256.hpp"
+#include "history/trend_chart.hpp"
 #include "record/results_reader.hpp"
 #include "test_support.hpp"
 
@@ -426,6 +429,120 @@ TEST(HistoryFaults, ACorruptOrForeignFileIsReportedNeverACrash) {
   CommandResult other = run_harness({"history", "list", "--history", foreign});
   EXPECT_EQ(other.exit_code, 4);
   EXPECT_TRUE(contains(other.err, "another program")) << other.err;
+}
+
+// A history of `nights` runs of base_run() (the first cell slower from night 2), each file kept.
+std::vector<std::string> make_history(const TempFolder& folder, const std::string& database,
+                                      int nights) {
+  std::vector<std::string> files;
+  for (int night = 0; night < nights; ++night) {
+    files.push_back(folder.file("night" + std::to_string(night) + ".json"));
+    write(night_run(night, night >= 2 ? 1.5 : 1.0), files.back());
+    EXPECT_EQ(run_harness({"history", "add", "--history", database, files.back()}).exit_code, 0);
+  }
+  return files;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(HistoryReport, TrendAddsAHistorySectionWithTheChartAndThePoints) {
+  TempFolder folder;
+  const std::string database = folder.file("history.sqlite");
+  const std::vector<std::string> files = make_history(folder, database, 4);
+  const nlohmann::json cell = base_run()["results"][0];
+  const std::string filter = "plugin=" + cell["plugin"].get<std::string>() +
+                             ",variant=" + cell["variant"].get<std::string>() +
+                             ",size=" + cell["size"].get<std::string>();
+  const std::string workload = "workload=" + cell["workload"].get<std::string>();
+  CommandResult report =
+      run_harness({"report", files.back(), "--out", folder.file("report"), "--history", database,
+                   "--trend", filter, "--trend", workload});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string page = plugbench::testing::read_text(folder.file("report/index.html"));
+  // The section, listed in the contents, a heading per --trend (the filter escaped as text).
+  EXPECT_TRUE(contains(page, ">history</h2>")) << page;
+  EXPECT_TRUE(contains(page, ">trend: " + filter + "</h3>")) << page;
+  EXPECT_TRUE(contains(page, ">trend: " + workload + "</h3>")) << page;
+  EXPECT_TRUE(contains(page, "Trends from the results history " + database)) << page;
+  // The charts: trend_chart's SVG as harness history trend --svg draws it, inline in the page as
+  // its own charts are (the text in it escaped there).
+  HistoryDatabase history(database);
+  EXPECT_TRUE(contains(page, "<figure>\n" + trend_svg(history.cells(parse_cell_filter(filter)))))
+      << page;
+  EXPECT_TRUE(contains(page, trend_svg(history.cells(parse_cell_filter(workload))))) << page;
+  EXPECT_EQ(occurrences(page, "median kernel time per run"), 2u) << page;
+  // One point per run, its time and commit in its tooltip: the first filter's single series (4
+  // runs), the second's two cells (8).
+  EXPECT_EQ(occurrences(page, "<title>2026-11-0"), 12u) << page;
+  EXPECT_TRUE(contains(page, "commit3: ")) << "each point's commit in its tooltip";
+  // The cell's name, and a table of the points: each run's commit and the file it came from.
+  const std::string name =
+      cell["workload"].get<std::string>() + " " + cell["distribution"].get<std::string>() + " " +
+      cell["size"].get<std::string>() + " " + cell["plugin"].get<std::string>() + "/" +
+      cell["variant"].get<std::string>();
+  EXPECT_TRUE(contains(page, name)) << page;
+  for (int night = 0; night < 4; ++night) {
+    EXPECT_TRUE(contains(page, "<td class=\"text\">commit" + std::to_string(night) + "</td>"))
+        << page;
+  }
+  EXPECT_TRUE(contains(page, files.front())) << page;
+  // Still the page's own policy: nothing fetched, no script.
+  EXPECT_TRUE(contains(page, "Content-Security-Policy\" content=\"default-src 'none'")) << page;
+  EXPECT_FALSE(contains(page, "<script")) << page;
+
+  // Without --trend the page is what it was: no history section.
+  CommandResult plain = run_harness({"report", files.back(), "--out", folder.file("plain")});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(contains(plugbench::testing::read_text(folder.file("plain/index.html")),
+                        "median kernel time per run"));
+}
+
+TEST(HistoryReport, AnUnusableHistoryIsExitFourAndAFilterMatchingNothingExitTwo) {
+  TempFolder folder;
+  const std::string database = folder.file("history.sqlite");
+  const std::vector<std::string> files = make_history(folder, database, 2);
+  const std::string out = folder.file("report");
+  const std::string page = out + "/index.html";
+
+  CommandResult absent = run_harness({"report", files[0], "--out", out, "--history",
+                                      folder.file("typo.sqlite"), "--trend", "workload=reduce"});
+  EXPECT_EQ(absent.exit_code, 4);
+  EXPECT_TRUE(contains(absent.err, "no history there")) << absent.err;
+  EXPECT_FALSE(std::ifstream(folder.file("typo.sqlite")).good()) << "a report never makes one";
+  EXPECT_FALSE(std::ifstream(page).good());
+
+  std::ofstream(folder.file("garbage.sqlite")) << std::string(8192, 'x');
+  CommandResult garbage = run_harness({"report", files[0], "--out", out, "--history",
+                                       folder.file("garbage.sqlite"), "--trend", "plugin=openmp"});
+  EXPECT_EQ(garbage.exit_code, 4);
+  EXPECT_TRUE(contains(garbage.err, "not a readable history database")) << garbage.err;
+  EXPECT_FALSE(std::ifstream(page).good());
+
+  CommandResult nothing = run_harness(
+      {"report", files[0], "--out", out, "--history", database, "--trend", "workload=nosuch"});
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_TRUE(contains(nothing.err, "--trend 'workload=nosuch' matches no cell in " + database))
+      << nothing.err;
+  EXPECT_FALSE(std::ifstream(page).good());
+
+  CommandResult unknown = run_harness(
+      {"report", files[0], "--out", out, "--history", database, "--trend", "colour=red"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err, "unknown filter key 'colour'")) << unknown.err;
+  CommandResult no_trend = run_harness({"report", files[0], "--out", out, "--history", database});
+  EXPECT_EQ(no_trend.exit_code, 2);
+  EXPECT_TRUE(contains(no_trend.err, "--history needs --trend")) << no_trend.err;
+  EXPECT_FALSE(std::ifstream(page).good());
+
+  CommandResult help = run_harness({"report", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(contains(help.out, "--trend")) << help.out;
 }
 
 TEST(HistoryRun, HistoryOnARunAddsTheFinishedFile) {

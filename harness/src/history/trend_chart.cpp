@@ -61,8 +61,8 @@ std::string trend_svg(const std::vector<CellPoint>& points) {
   auto number = [](double v) { return number_text(v, "%.1f"); };
 
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height
-      << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << kWidth
+      << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"" << kLeft << "\" y=\"20\" font-size=\"14\">median kernel time per run "
       << "(bars: quartiles of the repetitions)</text>\n";
