@@ -4,6 +4,9 @@
 #include "analyze/report_page.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
+#include "history/cell_filter.hpp"
+#include "history/history_database.hpp"
+#include "history/history_location.hpp"
 #include "record/output_path.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
@@ -28,6 +31,8 @@ struct ReportOptions {
   std::string out;
   CompareSettings settings;
   std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
+  std::string history;              // --history DB
+  std::vector<std::string> trends;  // --trend FILTER, each a chart of the history section
   bool help = false;
 };
 
@@ -40,25 +45,39 @@ po::options_description describe_report_options(ReportOptions& o) {
       "alpha", po::value<double>(&o.settings.alpha)->default_value(0.05, "0.05"),
       "as in harness compare: significance level of the Mann-Whitney U test")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
-      "largest results file read, in MiB; a larger one is refused")("help,h", "this help");
+      "largest results file read, in MiB; a larger one is refused")(
+      "trend", po::value<std::vector<std::string>>(&o.trends)->composing(),
+      "add a history section: a chart and tables of the cells this FILTER matches in the "
+      "results history, as harness history trend shows them (repeat for more charts)")(
+      "history", po::value<std::string>(&o.history),
+      "the history database --trend reads; default as harness history's, "
+      "$XDG_DATA_HOME/plugbench/history.sqlite, else ~/.local/share/plugbench/history.sqlite")(
+      "help,h", "this help");
   return options;
 }
 
 std::string report_usage() {
   ReportOptions unused;
   std::ostringstream text;
-  text
-      << "usage: harness report FILE.json [MORE.json ...] --out DIR\n\n"
-         "Writes DIR/index.html: one page, readable offline (no script, nothing fetched), with "
-         "each file's machine and build, its tables as harness show prints them, charts of "
-         "GB/s and speedup against size per workload, and the CPU/GPU crossover; with more "
-         "than one file, each later file compared with the first as harness compare does. A "
-         "cell that did not run and verify is marked, never drawn as a figure. See "
-         "docs/exports.md.\n\n"
-      << describe_report_options(unused)
-      << "\nexit codes: 0 written, 2 usage error (an --out that cannot be a folder, refused before "
-         "the page is made) or a file that is not a readable results file, 4 the page could not "
-         "be written\n";
+  text << "usage: harness report FILE.json [MORE.json ...] --out DIR [--history DB] "
+          "[--trend FILTER ...]\n\n"
+          "Writes DIR/index.html: one page, readable offline (no script, nothing fetched), with "
+          "each file's machine and build, its tables as harness show prints them, charts of "
+          "GB/s and speedup against size per workload, and the CPU/GPU crossover; with more "
+          "than one file, each later file compared with the first as harness compare does. A "
+          "cell that did not run and verify is marked, never drawn as a figure. With --trend, a "
+          "history section at the end: for each FILTER a chart of the matching cells' median "
+          "over the runs of the results history, a line per cell and machine, and the table of "
+          "the points (docs/history.md). See docs/exports.md.\n\n"
+          "FILTER: KEY=VALUE[,KEY=VALUE...], keys workload, distribution, size (2^20 or "
+          "1048576), plugin, variant, machine (host name); e.g. "
+          "workload=reduce,plugin=openmp,size=2^20\n\n"
+       << describe_report_options(unused)
+       << "\nexit codes: 0 written, 2 usage error (an --out that cannot be a folder, refused "
+          "before the page is made) or a file that is not a readable results file, "
+          "or a --trend FILTER that matches no cell of the history, 4 the page could not be "
+          "written, or the --history database cannot be used (absent, corrupt, newer schema, "
+          "another program's: as harness history's exit 4)\n";
   return text.str();
 }
 
@@ -72,7 +91,52 @@ ReportOptions parse_report_options(int argc, const char* const* argv) {
   if (o.out.empty()) throw UsageError("report needs --out DIR, the folder for index.html");
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
+  if (!o.history.empty() && o.trends.empty()) {
+    throw UsageError("--history needs --trend FILTER, the cells to chart from it");
+  }
+  for (const std::string& filter : o.trends) parse_cell_filter(filter);  // a bad one: now
+  if (!o.trends.empty() && o.history.empty()) o.history = default_history_path();
   return o;
+}
+
+// Outcome of reading the --trend cells from the history.
+struct TrendsRead {
+  std::vector<HistoryTrend> trends;
+  int exit_code = kReportDone;
+};
+
+// The cells of each --trend from --history. A history that is absent (never made here: a query must
+// not make one) or cannot be used is exit 4, as harness history says it; a filter that matches no
+// cell is exit 2, for a page without the chart asked for would pass for a good one.
+TrendsRead read_trends(const ReportOptions& o) {
+  TrendsRead read;
+  if (o.trends.empty()) return read;
+  std::error_code error;
+  if (!std::filesystem::exists(o.history, error)) {
+    std::cerr << "harness report: --history " << printable_text(o.history)
+              << ": no history there (harness history add FILE... makes one; --history names "
+                 "another)\n";
+    read.exit_code = kReportOutputError;
+    return read;
+  }
+  try {
+    HistoryDatabase history(o.history);
+    for (const std::string& filter : o.trends) {
+      HistoryTrend trend{o.history, filter, history.cells(parse_cell_filter(filter))};
+      if (trend.points.empty()) {
+        std::cerr << "harness report: --trend '" << printable_text(filter)
+                  << "' matches no cell in " << printable_text(o.history)
+                  << " (harness history list shows the runs; no page written)\n";
+        read.exit_code = kReportInputError;
+        return read;
+      }
+      read.trends.push_back(std::move(trend));
+    }
+  } catch (const HistoryError& e) {
+    std::cerr << "harness report: --history: " << printable_text(e.what()) << "\n";
+    read.exit_code = kReportOutputError;
+  }
+  return read;
 }
 
 }  // namespace
@@ -95,13 +159,15 @@ int run_report(int argc, const char* const* argv) {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
     }
+    TrendsRead trends = read_trends(options);
+    if (trends.exit_code != kReportDone) return trends.exit_code;
     // The folder is made (or refused) before the page, as every output path is before the work;
-    // after the files were read, so that bad input leaves nothing behind.
+    // after the files and the history were read, so that bad input leaves nothing behind.
     if (std::string problem = prepare_output_folder(options.out, "--out"); !problem.empty()) {
       std::cerr << "harness report: " << problem << "\n";
       return kReportInputError;
     }
-    page = report_page(files, options.settings);
+    page = report_page(files, options.settings, trends.trends);
   } catch (const ResultsFileError& e) {
     std::cerr << "harness report: " << printable_text(e.what()) << "\n";
     return kReportInputError;

@@ -4,6 +4,8 @@
 #include "analyze/file_comparison.hpp"
 #include "analyze/file_tables.hpp"
 #include "analyze/rank_spread.hpp"
+#include "history/history_tables.hpp"
+#include "history/trend_chart.hpp"
 #include "record/html_page.hpp"
 #include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
@@ -168,9 +170,25 @@ void comparison_section(HtmlPage& page, const ResultsFile& base, const ResultsFi
   for (const TextTable& table : comparison.tables) page.table(table);
 }
 
+// The trends asked for with --trend: each one's chart (trend_chart's SVG, its text escaped there)
+// and the tables harness history trend prints.
+void history_section(HtmlPage& page, const std::vector<HistoryTrend>& trends) {
+  page.heading(2, "history");
+  page.paragraph("Trends from the results history " + trends.front().database +
+                 ", as harness history trend shows them: per series (a cell on one machine) the "
+                 "median kernel time of each run, in the order of the runs' own times, with the "
+                 "quartiles of its repetitions as a bar; the tables list the points.");
+  for (const HistoryTrend& trend : trends) {
+    page.heading(3, "trend: " + (trend.filter.empty() ? std::string("every cell") : trend.filter));
+    page.figures({trend_svg(trend.points)});
+    for (const TextTable& table : trend_tables(trend.points)) page.table(table);
+  }
+}
+
 }  // namespace
 
-std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings) {
+std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
+                        const std::vector<HistoryTrend>& trends) {
   HtmlPage page("plugbench report");
   std::string listed;
   for (const ResultsFile& file : files) listed += (listed.empty() ? "" : ", ") + file.path;
@@ -185,6 +203,7 @@ std::string report_page(const std::vector<ResultsFile>& files, const CompareSett
   for (std::size_t i = 1; i < files.size(); ++i) {
     comparison_section(page, files[0], files[i], settings);
   }
+  if (!trends.empty()) history_section(page, trends);
   return page.html();
 }
 

@@ -1,10 +1,12 @@
 // report_page.hpp: the page `harness report` writes for results files: per file, its machine and
 // build, per workload the tables `harness show` prints and charts of the rate and the speedup
 // against size, the crossover; then each later file compared to the first, as `harness compare`
-// compares them.
+// compares them; then, when asked, trends from the results history, as `harness history trend`
+// shows them.
 #pragma once
 
 #include "analyze/compare_cells.hpp"
+#include "history/history_database.hpp"
 #include "record/results_reader.hpp"
 
 #include <string>
@@ -12,8 +14,17 @@
 
 namespace plugbench {
 
-// The page as one self-contained HTML document. Throws ResultsFileError for a cell that cannot
-// be read.
-std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings);
+// One trend of the page's history section: the cells of `database` that `filter` (as written on
+// the command line) matched, as HistoryDatabase::cells returns them.
+struct HistoryTrend {
+  std::string database;
+  std::string filter;
+  std::vector<CellPoint> points;
+};
+
+// The page as one self-contained HTML document; with `trends`, a history section at its end (a
+// chart and the tables of each). Throws ResultsFileError for a cell that cannot be read.
+std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
+                        const std::vector<HistoryTrend>& trends = {});
 
 }  // namespace plugbench

@@ -1,11 +1,12 @@
-// main.cpp: the harness executable: a run, `harness compare`, `show`, `export` and `report` on
-// results files, or (hidden) a worker process of a run.
+// main.cpp: the harness executable: a run, `harness compare`, `show`, `export`, `report` and
+// `history` on results files, or (hidden) a worker process of a run.
 #include "analyze/compare_command.hpp"
 #include "analyze/export_command.hpp"
 #include "analyze/report_command.hpp"
 #include "analyze/show_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/harness_app.hpp"
+#include "history/history_command.hpp"
 #include "isolate/worker_process.hpp"
 #include "ranks/rank_placement.hpp"
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     for (const auto& [name, command] :
          {std::pair<const char*, Command>{"compare", plugbench::run_compare},
           {"export", plugbench::run_export},
+          {"history", plugbench::run_history},
           {"report", plugbench::run_report},
           {"show", plugbench::run_show}}) {
       if (argc > 1 && std::string_view(argv[1]) == name) {

@@ -129,6 +129,9 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "json", po::value<std::string>(&o.json_path),
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(
+      "history", po::value<std::string>(&o.history_path),
+      "add the finished results file to this history database (harness history --help, "
+      "docs/history.md)")(
       "format",
       po::value<std::string>()->default_value("console")->notifier([&o](const std::string& format) {
         o.export_format = export_format_named(format);
@@ -172,6 +175,7 @@ std::string usage_text() {
           "       harness show FILE.json ...  (harness show --help)\n"
           "       harness export FILE.json --to gbench|bmf|gab  (harness export --help)\n"
           "       harness report FILE.json [MORE.json ...] --out DIR  (harness report --help)\n"
+          "       harness history add|list|trend|machines|changes ...  (harness history --help)\n"
           "examples:\n"
           "  harness                                  every available plugin, every workload, "
           "default sizes\n"
@@ -184,7 +188,8 @@ std::string usage_text() {
           "verification failed, 2 usage error, 3 a cell ended in an error, out of memory, a crash "
           "or a "
           "timeout, "
-          "4 the results could not be written, 5 interrupted (SIGINT/SIGTERM; the cells finished "
+          "4 the results could not be written (or, with --history, not added), 5 interrupted "
+          "(SIGINT/SIGTERM; the cells finished "
           "so far "
           "are written, marked incomplete), 6 every cell ok but an MPI rank was named slow "
           "(with --fail-on-slow-rank)\n";
@@ -229,6 +234,11 @@ Options parse_options(int argc, const char* const* argv) {
   o.quiet = values.count("quiet") > 0;
   o.plugin_output_to_stderr = values.count("plugin-output-to-stderr") > 0;
   o.write_json = values.count("no-json") == 0;
+  if (!o.history_path.empty() && !o.write_json) {
+    throw UsageError(
+        "--history adds the run's results file, which --no-json does not write; "
+        "drop one of them");
+  }
   o.baseline_given = !values["baseline"].defaulted();
   o.plugins = split_list(lists[0], "plugins");
   o.workloads = split_list(lists[1], "workload");

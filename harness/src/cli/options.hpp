@@ -40,6 +40,7 @@ struct Options {
   std::string check_plugin;
   std::string json_path;  // empty: results/<host>-<time>.json
   bool write_json = true;
+  std::string history_path;  // --history DB: the finished results file is added there
   std::string baseline = "cpu_serial";
   bool baseline_given = false;  // named by the user: then it must exist
   int device = 0;

@@ -4,6 +4,7 @@
 #include "cli/exit_codes.hpp"
 #include "distribute/distributed_source.hpp"
 #include "distribute/scaling.hpp"
+#include "history/history_command.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
@@ -205,6 +206,13 @@ int report_and_record(RunRecord& run, const Options& options,
     } catch (const std::exception& e) {
       std::cerr << "harness: " << e.what() << "\n";
       return kExitOutputError;
+    }
+    // The file as written is what the history keeps, so that `history add` of it later is
+    // known as the same run.
+    if (!options.history_path.empty() &&
+        add_results_to_history(options.history_path, path, text, std::cerr) != kHistoryDone &&
+        exit_code == kExitOk) {
+      exit_code = kExitOutputError;
     }
   }
   return exit_code;
