@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -277,20 +278,33 @@ std::string file_of_many_problems(std::size_t count) {
   return whole.replace(whole.find("\"CELLS\""), 7, text + "]");
 }
 
+// Near-linear, judged by how the time grows, not by a time that a loaded machine would miss: four
+// times the problems take about four times as long; a search per cell (show 55 s, report 200 s for
+// 200k cells) made it sixteen.
 TEST(HostileInput, ManyProblemsAreShownAndReportedInNearLinearTime) {
   if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "times are not comparable";
   TempFolder folder;
-  const std::string path = folder.file("many.json");
-  write_text(path, file_of_many_problems(100000));
-  // A search per cell made these minutes (show 55 s, report 200 s for 200k cells).
-  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
-           {"show", path}, {"report", path, "--out", folder.file("page")}}) {
-    const auto start = std::chrono::steady_clock::now();
-    CommandResult r = run_harness(command);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_EQ(r.exit_code, 0) << command[0] << " " << r.err.substr(0, 500);
-    EXPECT_LT(seconds, 40) << command[0];
+  const std::string small = folder.file("small.json"), large = folder.file("large.json");
+  write_text(small, file_of_many_problems(10000));
+  write_text(large, file_of_many_problems(40000));
+  // The faster of two tries of `command` on `path`, in seconds.
+  const auto seconds_of = [&](const std::string& command, const std::string& path) {
+    double best = 1e300;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      std::vector<std::string> arguments = {command, path};
+      if (command == "report") arguments.insert(arguments.end(), {"--out", folder.file("page")});
+      const auto start = std::chrono::steady_clock::now();
+      CommandResult r = run_harness(arguments);
+      best = std::min(
+          best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      EXPECT_EQ(r.exit_code, 0) << command << " " << r.err.substr(0, 500);
+    }
+    return best;
+  };
+  for (const std::string command : {"show", "report"}) {
+    const double small_s = seconds_of(command, small), large_s = seconds_of(command, large);
+    EXPECT_LT(large_s, 10 * small_s)
+        << command << ": 10k problems " << small_s << " s, 40k " << large_s << " s";
   }
 }
 

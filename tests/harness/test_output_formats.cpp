@@ -119,6 +119,8 @@ TEST(TableWriter, CsvPrefixesFieldsASpreadsheetWouldRunAndKeepsNumbersAndDashes)
   EXPECT_EQ(csv_field("-x"), "'-x");
   EXPECT_EQ(csv_field("\tx"), "'\tx");
   EXPECT_EQ(csv_field("-1.5e-3"), "-1.5e-3");
+  EXPECT_EQ(csv_field("+10.0 %"), "+10.0 %");  // a step as the history's tables write it
+  EXPECT_EQ(csv_field("+x %"), "'+x %");
   EXPECT_EQ(csv_field("-"), "-");
   EXPECT_EQ(csv_field("cpu_serial"), "cpu_serial");
 }

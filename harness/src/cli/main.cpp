@@ -22,17 +22,19 @@
 namespace {
 
 // A results file the size limit admits can still need more memory than this process may have (a
-// parsed file takes about 30 times its size, ulimit -v may be low): the commands that read them
-// say so, with the exit code of a file they cannot read, instead of an internal error.
+// parsed file takes about 30 times its size, an export as much again, ulimit -v may be low): the
+// commands that read them say so, with the exit code of a file they cannot read, instead of an
+// internal error.
 int read_results_command(const char* name, int (*command)(int, const char* const*), int argc,
                          char** argv) {
   try {
     return command(argc, argv);
   } catch (const std::bad_alloc&) {
-    std::cerr << "harness " << name
-              << ": out of memory: the results files need more memory than this process may use "
-                 "(about 30 times their size; see ulimit -v); read fewer or smaller files, or "
-                 "allow more memory\n";
+    std::cerr
+        << "harness " << name
+        << ": out of memory: the results files need more memory than this process may use "
+           "(up to about 64 times their size; see ulimit -v); read fewer or smaller files, or "
+           "allow more memory\n";
     return 2;
   }
 }

@@ -5,14 +5,17 @@
 #include "record/safe_text.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -244,6 +247,29 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path)
   return {path, std::move(document)};
 }
 
+namespace {
+
+// Whether a file of `bytes` can be read, parsed and turned into a table or an export under this
+// process's address-space limit (ulimit -v). Checked before the work: a parsed file takes about 30
+// times its size, an export as much again, and nlohmann::json frees a large document with a
+// stack of its own: running out of memory midway ends in std::terminate, not in a message.
+bool room_to_read(std::uint64_t bytes) {
+  constexpr std::uint64_t kBytesPerFileByte = 64;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return true;
+  std::uint64_t used = 0;  // this process's address space now: the first field of statm, in pages
+  if (std::FILE* statm = std::fopen("/proc/self/statm", "r")) {
+    unsigned long long pages = 0;
+    if (std::fscanf(statm, "%llu", &pages) == 1)
+      used = pages * std::uint64_t(sysconf(_SC_PAGESIZE));
+    std::fclose(statm);
+  }
+  const std::uint64_t cap = limit.rlim_cur;
+  return used < cap && bytes <= (cap - used) / kBytesPerFileByte;
+}
+
+}  // namespace
+
 ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes) {
   // Opened without blocking (a FIFO would wait for a writer) and checked before a byte is read: a
   // device such as /dev/zero never ends, and a huge file would take minutes and gigabytes.
@@ -266,6 +292,10 @@ ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes) 
     refuse(path, "is " + std::to_string(info.st_size) + " bytes, more than the " +
                      std::to_string(max_bytes >> 20) +
                      " MiB a results file may have here (raise the limit with --max-file-mib)");
+  }
+  if (!room_to_read(static_cast<std::uint64_t>(info.st_size))) {
+    ::close(fd);
+    throw std::bad_alloc();  // the commands say so: out of memory, with what to do
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string text;

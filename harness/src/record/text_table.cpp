@@ -99,17 +99,22 @@ OutputFormat parse_output_format(const std::string& text, const std::string& opt
 
 namespace {
 
-// Whether a spreadsheet would run the field as a formula (=HYPERLINK(...), +cmd, @SUM, -1+1): it
-// starts with = + - @ or a tab, and is not a plain number or a dash for a missing value.
+// Whether a spreadsheet would run the field as a formula (=HYPERLINK(...), +cmd, @SUM): it starts
+// with = + - @ or a tab, and is not made of digits and signs alone (a number, a percentage such as
+// "+10.0 %", a sum of numbers) or a dash for a missing value.
 bool spreadsheet_would_run(const std::string& text) {
   if (text.empty() || std::string_view("=+-@\t\r").find(text.front()) == std::string_view::npos) {
     return false;
   }
   if (text == "-") return false;
-  const bool number = text.size() > 1 && (text.front() == '-' || text.front() == '+') &&
-                      text.find_first_not_of("0123456789.eE+-", 1) == std::string::npos &&
-                      std::isdigit(static_cast<unsigned char>(text[1]));
-  return !number;
+  std::string number = text;
+  if (number.back() == '%') number.pop_back();
+  while (!number.empty() && number.back() == ' ') number.pop_back();
+  const bool digits_and_signs =
+      number.size() > 1 && (number.front() == '-' || number.front() == '+') &&
+      number.find_first_not_of("0123456789.eE+-", 1) == std::string::npos &&
+      std::isdigit(static_cast<unsigned char>(number[1]));
+  return !digits_and_signs;
 }
 
 }  // namespace
