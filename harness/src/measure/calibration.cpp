@@ -23,7 +23,7 @@ namespace {
 constexpr std::uint64_t kHugePage = 2ull << 20;
 constexpr std::uint64_t kSmallestHostBuffer = 64ull << 20;
 
-// The test suite's calibration: buffers that fit in a cache and three repetitions, so that a
+// The test suite's calibration: buffers that fit in a cache, each loop timed as often, so that a
 // harness run in a test costs milliseconds, not seconds of all cores' memory traffic, whatever
 // else runs beside it. The peaks it gives are the caches' rates, not the memory's: never for
 // figures a user reads (docs/measurement.md, "A quick calibration for tests").
@@ -38,7 +38,7 @@ CalibrationScale calibration_scale() {
   const char* value = std::getenv("PLUGBENCH_CALIBRATION");
   if (value == nullptr || *value == '\0' || std::strcmp(value, "full") == 0) return {};
   if (std::strcmp(value, "quick") == 0) {
-    return {3, 8ull << 20, 64ull << 20, "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
+    return {10, 8ull << 20, 64ull << 20, "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
   }
   std::fprintf(stderr,
                "harness: PLUGBENCH_CALIBRATION='%s' is not 'full' or 'quick' (a test-only "
