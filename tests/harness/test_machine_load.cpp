@@ -104,10 +104,10 @@ TEST(MachineLoad, ACellRunBesideProcessesThatTakeEveryCpuSaysItWasBusy) {
   EXPECT_TRUE(cell["machine_load"]["busy"].get<bool>()) << cell["machine_load"].dump();
   EXPECT_GT(cell["machine_load"]["others_cpu_share"].get<double>(), kBusyOthersShare);
   EXPECT_TRUE(contains(r.out, "cpu_serial/loop: busy machine: other processes used")) << r.out;
-  EXPECT_TRUE(contains(r.out, "the machine was busy during 1 of 1 cells")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the machine was busy in 1 cell of 1 (")) << r.out;
   // show reads it back from the file and says the same.
   CommandResult shown = testing::run_harness({"show", path});
-  EXPECT_TRUE(contains(shown.out, "the machine was busy during 1 of 1 cells")) << shown.out;
+  EXPECT_TRUE(contains(shown.out, "the machine was busy in 1 cell of 1 (")) << shown.out;
 }
 
 }  // namespace

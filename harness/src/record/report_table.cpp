@@ -206,8 +206,9 @@ std::string busy_summary(const std::vector<CellResult>& cells) {
   if (busy == 0) return "";
   char share[16];
   std::snprintf(share, sizeof share, "%.0f %%", 100 * most);
-  return "the machine was busy during " + std::to_string(busy) + " of " +
-         std::to_string(cells.size()) + " cells (other processes used up to " + share +
+  // "N of M cells" is what an interrupted run's summary says: this line words its count apart.
+  return "the machine was busy in " + std::to_string(busy) + (busy == 1 ? " cell" : " cells") +
+         " of " + std::to_string(cells.size()) + " (other processes used up to " + share +
          " of its CPUs): their times may be the neighbours' too, and compare calls them too "
          "noisy\n";
 }
