@@ -182,6 +182,38 @@ TEST_F(Compare, ACellMeasuredOnABusyMachineIsTooNoisyNotSlower) {
   EXPECT_EQ(run_harness({"compare", steady_path, write("slower_quiet.json", slower)}).exit_code, 1);
 }
 
+// Some plugins, workloads or sizes only, and only the cells both files hold: how two machines with
+// different plugin sets are compared on what they share.
+TEST_F(Compare, FiltersAndMatchedOnlyKeepTheCellsAsked) {
+  nlohmann::json fewer = base();
+  nlohmann::json& results = fewer["results"];
+  results.erase(std::remove_if(results.begin(), results.end(),
+                               [](const nlohmann::json& cell) {
+                                 return cell["workload"] == "scan" && cell["n"] == 1024;
+                               }),
+                results.end());
+  const std::string fewer_path = write("fewer.json", fewer);
+  auto rows_of = [&](std::vector<std::string> extra) {
+    std::vector<std::string> arguments = {"compare", base_path(), fewer_path, "--format", "csv"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    CommandResult r = run_harness(arguments);
+    EXPECT_NE(r.exit_code, 2) << r.err;
+    return csv_rows(r.out);
+  };
+  EXPECT_EQ(rows_of({}).size(), 8u);  // 2 cells only in base among them
+  EXPECT_EQ(rows_of({"--matched-only"}).size(), 6u);
+  for (const auto& row : rows_of({"-p", "openmp"})) EXPECT_EQ(row.at("plugin"), "openmp");
+  EXPECT_EQ(rows_of({"-p", "openmp"}).size(), 4u);
+  for (const auto& row : rows_of({"-w", "reduce", "-s", "2^12"})) {
+    EXPECT_EQ(row.at("workload"), "reduce");
+    EXPECT_EQ(row.at("n"), "4096");
+  }
+  EXPECT_EQ(rows_of({"-w", "reduce", "-s", "2^12"}).size(), 2u);
+  EXPECT_EQ(rows_of({"-w", "scan", "--matched-only"}).size(), 2u);
+  // A size it cannot read is a usage error.
+  EXPECT_EQ(run_harness({"compare", base_path(), fewer_path, "-s", "2^x"}).exit_code, 2);
+}
+
 TEST_F(Compare, NoisyRepetitionsAreTooNoisyToSay) {
   nlohmann::json noisy_base = base();
   nlohmann::json noisy = base();

@@ -2,6 +2,7 @@
 // cells per workload and distribution, and the exit code.
 #include "analyze/compare_command.hpp"
 
+#include "analyze/cell_selection.hpp"
 #include "analyze/compare_cells.hpp"
 #include "analyze/file_comparison.hpp"
 #include "analyze/rank_spread.hpp"
@@ -35,6 +36,9 @@ struct CompareOptions {
   bool allow_empty = false;
   bool allow_incomplete = false;
   bool help = false;
+  std::string plugins, workloads, sizes;  // -p, -w, -s: the cells to compare
+  bool matched_only = false;
+  CellSelection selection;
 };
 
 po::options_description describe_compare_options(CompareOptions& o) {
@@ -55,7 +59,15 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "exit 0 even when no cell was compared (no cell in both files); default: exit 3")(
       "allow-incomplete", po::bool_switch(&o.allow_incomplete),
       "exit 0 even when a newer file is incomplete (an interrupted run); it is still warned "
-      "about; default: exit 3")("help,h", "this help");
+      "about; default: exit 3")("plugins,p", po::value<std::string>(&o.plugins),
+                                "only these plugins' cells (comma list)")(
+      "workload,w", po::value<std::string>(&o.workloads),
+      "only these workloads' cells (comma list)")(
+      "sizes,s", po::value<std::string>(&o.sizes),
+      "only cells of these sizes, written as a run's -s takes them (2^20,1M,7680x4320)")(
+      "matched-only", po::bool_switch(&o.matched_only),
+      "only cells that both files hold: no 'only in base' or 'only in new' rows")("help,h",
+                                                                                  "this help");
   return options;
 }
 
@@ -71,7 +83,8 @@ std::string compare_usage() {
           "says the times differ (p < --alpha)\n"
           "  too noisy  beyond it, but p >= alpha, or too few repetitions to reach it\n"
           "  FAILED     a wrong answer on either side: shown, never compared\n"
-          "Cells in one file only are listed. See docs/comparing-results.md.\n\n"
+          "Cells in one file only are listed (--matched-only leaves them out); -p, -w and -s "
+          "compare some plugins, workloads or sizes only. See docs/comparing-results.md.\n\n"
        << describe_compare_options(unused)
        << "\nexit codes: 0 no regression, 1 a regression (a cell slower beyond --threshold with "
           "p < alpha, or verified in the base and failing or in error in a newer file), 2 usage "
@@ -90,6 +103,7 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
   if (o.files.size() < 2) throw UsageError("compare needs two results files or more");
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
+  o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
   return o;
 }
 
@@ -160,7 +174,7 @@ int run_compare(int argc, const char* const* argv) {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
       // A run of several ranks is compared on each cell's spread over its ranks.
-      cells.push_back(collapse_ranks(cells_of(files.back())));
+      cells.push_back(selected_cells(collapse_ranks(cells_of(files.back())), options.selection));
     }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness compare: " << e.what() << "\n";
@@ -177,7 +191,10 @@ int run_compare(int argc, const char* const* argv) {
   std::vector<std::string> compared_nothing;
   for (std::size_t i = 1; i < files.size(); ++i) {
     if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
-    FileComparison outcome = compare_pair(files[0], cells[0], files[i], cells[i], options, tables);
+    std::vector<CellResult> base_cells = cells[0], current_cells = cells[i];
+    if (options.selection.matched_only) keep_matched(base_cells, current_cells);
+    FileComparison outcome =
+        compare_pair(files[0], base_cells, files[i], current_cells, options, tables);
     regression = regression || !outcome.regressions.empty();
     if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
   }
