@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace plugbench {
 namespace {
@@ -229,15 +230,39 @@ HistoryDatabase::HistoryDatabase(const std::string& path) : connection_(with_fol
   prepare_schema();
 }
 
+// Switching to WAL needs the database to itself for a moment, and SQLite answers "busy" at once,
+// without its busy handler, when another process holds it: two processes that make the same
+// history at once meet here. Retried until the log is on (by either) or the busy timeout passes.
+void HistoryDatabase::set_write_ahead_log() {
+  const auto started = std::chrono::steady_clock::now();
+  while (true) {
+    try {
+      connection_.execute("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const HistoryError&) {
+      {
+        SqliteStatement mode(connection_, "PRAGMA journal_mode");
+        if (mode.step() && mode.text(0) == "wal") return;
+      }
+      if (std::chrono::steady_clock::now() - started > std::chrono::milliseconds(kBusyTimeout_ms))
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+}
+
 void HistoryDatabase::prepare_schema() {
   const std::string& path = connection_.path();
   // The first read of the file: a file that is not SQLite fails here (SQLITE_NOTADB).
-  const std::int64_t application = pragma_number(connection_, "application_id");
+  (void)pragma_number(connection_, "application_id");
   std::int64_t tables = 0;
   {
     SqliteStatement count(connection_, "SELECT count(*) FROM sqlite_schema");
     if (count.step()) tables = count.integer(0);
   }
+  // Read again after the count: a history that another process creates meanwhile gets its tables
+  // and its id in one commit, so an id read after the count is never older than the tables.
+  const std::int64_t application = pragma_number(connection_, "application_id");
   if (application != kHistoryApplicationId && (application != 0 || tables > 0)) {
     throw HistoryError(path +
                        ": an SQLite database of another program, not a plugbench "
@@ -253,7 +278,7 @@ void HistoryDatabase::prepare_schema() {
   };
   check_version(pragma_number(connection_, "user_version"));
   // WAL: readers never block the writer, and a crash leaves the last committed state.
-  connection_.execute("PRAGMA journal_mode = WAL");
+  set_write_ahead_log();
   connection_.execute("PRAGMA synchronous = NORMAL");
   connection_.execute("PRAGMA foreign_keys = ON");
   if (pragma_number(connection_, "user_version") == kHistorySchemaVersion) return;

@@ -73,6 +73,7 @@ class HistoryDatabase {
 
  private:
   void prepare_schema();
+  void set_write_ahead_log();
   SqliteConnection connection_;
 };
 
