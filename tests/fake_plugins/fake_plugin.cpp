@@ -151,8 +151,14 @@ void reduce_loop(plugbench::sdk::Call& call) {
   throw std::runtime_error("fake kernel error: the device caught fire");
 #endif
 #ifdef FAKE_SEGFAULT
-  volatile std::uintptr_t wild = 8;  // a wild pointer, opaque to the compiler
-  *reinterpret_cast<std::int64_t*>(wild) = sum;
+  // PLUGBENCH_FAKE_CRASH_ON_CALL=k: the k-th call of this worker crashes (a sample, past the
+  // checked call), the calls before it are right; unset: every call crashes.
+  static int calls = 0;
+  const char* crash_on = std::getenv("PLUGBENCH_FAKE_CRASH_ON_CALL");
+  if (crash_on == nullptr || ++calls >= std::atoi(crash_on)) {
+    volatile std::uintptr_t wild = 8;  // a wild pointer, opaque to the compiler
+    *reinterpret_cast<std::int64_t*>(wild) = sum;
+  }
 #endif
 #ifdef FAKE_ABORT
   std::fputs("fake plugin: an assertion failed, calling abort()\n", stderr);

@@ -136,9 +136,10 @@ TEST(RunFormats, CsvIsTheHeaderAndOneLinePerCellWithTheSummaryOnStderr) {
   ASSERT_EQ(lines.size(), 1u + 12u) << r.out;
   EXPECT_EQ(lines[0],
             "workload,n,distribution,rate_unit,plugin,variant,kernel_ms,kernel_cv_percent,"
-            "end_to_end_ms,copy_in_ms,copy_out_ms,rate,percent_of_peak,speedup,verified");
+            "end_to_end_ms,copy_in_ms,copy_out_ms,rate,percent_of_peak,percent_of_reference,"
+            "speedup,speedup_interval,verified");
   for (std::size_t i = 1; i < lines.size(); ++i) {
-    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), ','), 14) << lines[i];
+    EXPECT_EQ(std::count(lines[i].begin(), lines[i].end(), ','), 16) << lines[i];
   }
   EXPECT_NE(r.out.find("reduce,1000,mod100,GB/s,cpu_serial,loop,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unavailable: fake device is switched off"), std::string::npos) << r.out;

@@ -116,7 +116,8 @@ TEST(CliProgress, ARedirectedRunLogsEachCellWithItsTimeAndNoEscapes) {
 }
 
 // Interrupted while a problem's second cell runs (a hang, announced by a marker file): the
-// problem's table says it is cut, and the summary counts the cells against the plan.
+// problem's table says it is cut, and the summary counts the cells against the plan. In the order
+// one cell after another: in rounds no cell of a problem is finished before its last round.
 TEST(CliProgress, AnInterruptedRunSaysNOfMCellsAndMarksTheCutTable) {
   TempFolder folder;
   const std::string marker = folder.file("hanging");
@@ -124,10 +125,11 @@ TEST(CliProgress, AnInterruptedRunSaysNOfMCellsAndMarksTheCutTable) {
   const std::string prefix = "export PLUGBENCH_FAKE_HANG_MARKER='" + marker +
                              "'; (for i in $(seq 600); do [ -e '" + marker +
                              "' ] && break; sleep 0.1; done; kill -INT $$) & exec ";
-  CommandResult r = run_harness(
-      {"--plugin-dir", fake_plugin_dir("hang"), "-p", "cpu_serial,fake_hang", "-w", "reduce", "-s",
-       "1000", "-v", "loop,fake_loop", "-r", "3", "--warmup", "0", "--timeout", "0", "--no-json"},
-      prefix);
+  CommandResult r =
+      run_harness({"--plugin-dir", fake_plugin_dir("hang"), "-p", "cpu_serial,fake_hang", "-w",
+                   "reduce", "-s", "1000", "-v", "loop,fake_loop", "-r", "3", "--warmup", "0",
+                   "--timeout", "0", "--order", "sequential", "--no-json"},
+                  prefix);
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "(interrupted: 1 of this problem's 2 cells were measured)")) << r.out;
   EXPECT_TRUE(contains(r.out, "1 of 2 cells: 1 ok")) << r.out;

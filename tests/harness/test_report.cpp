@@ -113,7 +113,7 @@ TEST_F(Report, WritesOneSelfContainedPageWithTablesChartsAndTheCrossover) {
   EXPECT_TRUE(contains(page, "<caption>results file: " + path() + "</caption>")) << page;
   EXPECT_TRUE(contains(page, "host peak")) << "the machine's facts";
   EXPECT_EQ(count_of(page, "<caption>reduce  n = "), 2u) << "a table per size";
-  EXPECT_TRUE(contains(page, "<th>GB/s</th><th>%peak</th><th>speedup</th>")) << page;
+  EXPECT_TRUE(contains(page, "<th>GB/s</th><th>%peak</th><th>%ref</th><th>speedup</th>")) << page;
   EXPECT_EQ(count_of(page, "<svg "), 2u) << "throughput and speedup of reduce";
   EXPECT_TRUE(contains(page, "crossover: CPU and GPU")) << page;
   EXPECT_FALSE(contains(page, "comparison: ")) << "one file: nothing to compare";

@@ -68,6 +68,20 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "cell-budget", po::value<std::string>(&numbers[1])->default_value("2"),
       "seconds of sampling per cell (above 0, up to 86400), cache flushes included, when "
       "--repetitions is not given")(
+      "order",
+      po::value<std::string>()->default_value("interleaved")->notifier([&o](const std::string& t) {
+        const std::optional<MeasurementOrder> order = measurement_order_named(t);
+        if (!order) throw UsageError("--order '" + t + "' is not one of: interleaved, sequential");
+        o.order = *order;
+      }),
+      "interleaved: a problem's cells are sampled in rounds, one sample of each per round in a "
+      "fresh random order, so that every cell's samples span the same minutes and ratios pair "
+      "samples of one round (docs/measurement.md); sequential: each cell's samples in a row, one "
+      "cell after another (the order before rounds)")(
+      "order-seed",
+      po::value<std::uint64_t>()->notifier([&o](std::uint64_t seed) { o.order_seed = seed; }),
+      "seed of the rounds' random order (recorded in the results file; give it to repeat an "
+      "order); default: a fresh one")(
       "cache", po::value<std::string>(&cache)->default_value("cold"),
       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
       "throttle-threshold", po::value<std::string>(&numbers[2])->default_value("0.75"),

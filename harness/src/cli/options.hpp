@@ -34,6 +34,8 @@ struct Options {
   double cell_budget = 2.0;          // seconds of samples per cell when automatic
   double throttle_threshold = 0.75;  // fraction of the default GPU clock; 0: off
   CacheMode cache = CacheMode::cold;
+  MeasurementOrder order = MeasurementOrder::interleaved;
+  std::optional<std::uint64_t> order_seed;  // --order-seed; empty: a fresh one, recorded
   HostMemoryMode host_memory = HostMemoryMode::pageable;
   std::vector<std::string> plugin_dirs;
   // --check-plugin PATH: check that one plugin file, and run nothing else.

@@ -319,6 +319,7 @@ void WorkerPool::stop_all() {
 
 void WorkerPool::problem_done() {
   problems_.clear();
+  held_.clear();  // the release below frees them in their workers
   const std::string message = nlohmann::json({{"type", "release"}}).dump() + "\n";
   for (auto& [name, state] : plugins_) {
     if (state.worker)
@@ -446,9 +447,10 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
   return cell;
 }
 
-std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
-                                                    const CellRequest& request) {
+std::optional<WorkerPool::Answer> WorkerPool::ready_worker(const PluginRecord& plugin,
+                                                           const CellRequest& request) {
   PluginState& state = plugins_[plugin.name];
+  Answer answer;
   if (state.worker && has_ended(*state.worker)) {
     // Died while idle (the kernel's OOM killer picks the largest process, perhaps this one).
     bool killed = false;
@@ -460,26 +462,36 @@ std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
     ++state.failures;
   }
   if (!state.unavailable.empty()) {
-    return unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    answer.decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    return answer;
   }
   if (state.failures > settings_.max_restarts) {
-    return unrun_cell(plugin, request, status::skipped,
-                      "the worker of " + plugin.name + " crashed or timed out " +
-                          std::to_string(state.failures) + " times (restarted " +
-                          std::to_string(settings_.max_restarts) +
-                          " times, the --max-restarts limit): its remaining cells are not run");
+    answer.decided = unrun_cell(
+        plugin, request, status::skipped,
+        "the worker of " + plugin.name + " crashed or timed out " + std::to_string(state.failures) +
+            " times (restarted " + std::to_string(settings_.max_restarts) +
+            " times, the --max-restarts limit): its remaining cells are not run");
+    return answer;
   }
-  if (!state.worker) {
-    CellResult decided;
-    switch (open_session(plugin, state, request, decided)) {
-      case Opened::ok:
-        break;
-      case Opened::decided:
-        return decided;
-      case Opened::interrupted:
-        return std::nullopt;
-    }
+  if (state.worker) return std::nullopt;
+  ++state.generation;
+  CellResult decided;
+  switch (open_session(plugin, state, request, decided)) {
+    case Opened::ok:
+      return std::nullopt;
+    case Opened::decided:
+      answer.decided = std::move(decided);
+      return answer;
+    case Opened::interrupted:
+      answer.stopped = true;
+      return answer;
   }
+  return std::nullopt;
+}
+
+WorkerPool::Answer WorkerPool::exchange(const PluginRecord& plugin, const CellRequest& request,
+                                        nlohmann::json message) {
+  PluginState& state = plugins_[plugin.name];
   Worker& worker = *state.worker;
   const std::string problem_name =
       problem_file_name(request.workload, request.distribution, request.shape);
@@ -488,26 +500,34 @@ std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
   if (const Workload* workload = WorkloadRegistry::instance().find(request.workload)) {
     problems_.generate(problem_name, *workload, request.distribution, request.shape);
   }
-  nlohmann::json message = {
-      {"type", "cell"}, {"request", to_json(request)}, {"problem", problems_.path(problem_name)}};
+  message["problem"] = problems_.path(problem_name);
+  Answer answer;
   nlohmann::json reply;
   Wait wait = send_request(worker, message) ? wait_for_reply(worker, reply, settings_.timeout_s)
                                             : Wait::died;
   if (wait == Wait::interrupted) {
     stop_all();
-    return std::nullopt;
+    answer.stopped = true;
+    return answer;
   }
-  if (wait == Wait::reply) {
-    try {
-      if (reply.is_object() && reply.value("type", "") == "cell") {
-        CellResult cell = cell_from_json(reply.at("cell"));
-        if (!answers(cell, plugin, request)) {
-          ++state.failures;
-          CellResult mismatched = failed_cell(plugin, request, worker, Wait::mismatched,
-                                              "in this cell", settings_.timeout_s);
-          state.worker.reset();
-          return mismatched;
-        }
+  if (wait == Wait::reply && reply.is_object() && reply.contains("type")) {
+    answer.reply = std::move(reply);
+    return answer;
+  }
+  ++state.failures;
+  answer.decided = failed_cell(plugin, request, worker, wait, "in this cell", settings_.timeout_s);
+  state.worker.reset();
+  return answer;
+}
+
+CellResult WorkerPool::cell_of_reply(const PluginRecord& plugin, const CellRequest& request,
+                                     const nlohmann::json& reply) {
+  PluginState& state = plugins_[plugin.name];
+  Worker& worker = *state.worker;
+  try {
+    if (reply.value("type", "") == "cell") {
+      CellResult cell = cell_from_json(reply.at("cell"));
+      if (answers(cell, plugin, request)) {
         // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
         // memory): its next cell gets a fresh worker. Not counted against --max-restarts.
         if (cell.status == status::error || cell.status == status::oom) {
@@ -516,13 +536,122 @@ std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
         }
         return cell;
       }
-    } catch (const nlohmann::json::exception&) {
+      ++state.failures;
+      CellResult mismatched = failed_cell(plugin, request, worker, Wait::mismatched, "in this cell",
+                                          settings_.timeout_s);
+      state.worker.reset();
+      return mismatched;
     }
+  } catch (const nlohmann::json::exception&) {
   }
   ++state.failures;
-  CellResult cell = failed_cell(plugin, request, worker, wait, "in this cell", settings_.timeout_s);
+  CellResult cell =
+      failed_cell(plugin, request, worker, Wait::reply, "in this cell", settings_.timeout_s);
   state.worker.reset();
   return cell;
+}
+
+std::optional<CellResult> WorkerPool::run_in_worker(const PluginRecord& plugin,
+                                                    const CellRequest& request) {
+  if (std::optional<Answer> decided = ready_worker(plugin, request)) {
+    if (decided->stopped) return std::nullopt;
+    return std::move(decided->decided);
+  }
+  Answer answer = exchange(plugin, request, {{"type", "cell"}, {"request", to_json(request)}});
+  if (answer.stopped) return std::nullopt;
+  if (answer.decided) return std::move(answer.decided);
+  return cell_of_reply(plugin, request, *answer.reply);
+}
+
+CellStep WorkerPool::step_of(int id, Answer answer) {
+  HeldCell& held = held_.at(id);
+  PluginState& state = plugins_[held.plugin->name];
+  CellStep step;
+  if (answer.stopped) {
+    step.stopped = true;
+  } else if (answer.decided) {
+    step.done = std::move(answer.decided);
+  } else if (answer.reply->value("type", "") == "cell_opened" ||
+             answer.reply->value("type", "") == "sample") {
+    const nlohmann::json& reply = *answer.reply;
+    try {
+      step.samples_wanted = reply.at("samples_wanted").get<int>();
+      if (const std::string pattern = reply.value("host_pattern", nlohmann::json()).is_string()
+                                          ? reply["host_pattern"].get<std::string>()
+                                          : "";
+          !pattern.empty()) {
+        step.host_pattern =
+            pattern == to_string(MemoryPattern::read) ? MemoryPattern::read : MemoryPattern::copy;
+      }
+      if (reply.contains("ms")) {
+        step.sample_ms = reply["ms"].get<double>();
+        held.samples_ms.push_back(*step.sample_ms);
+      }
+      held.generation = state.generation;
+    } catch (const nlohmann::json::exception&) {
+      ++state.failures;
+      step.done = failed_cell(*held.plugin, held.request, *state.worker, Wait::reply,
+                              "in this cell", settings_.timeout_s);
+      state.worker.reset();
+    }
+  } else {
+    step.done = cell_of_reply(*held.plugin, held.request, *answer.reply);
+  }
+  if (state.worker) drain_output(*state.worker);
+  if (step.done) step.done->output = cell_output_.summary();
+  held.output = cell_output_;
+  if (step.done || step.stopped) held_.erase(id);
+  return step;
+}
+
+CellStep WorkerPool::open(const PluginRecord& plugin, const CellRequest& request, int id) {
+  cell_output_.clear();
+  HeldCell& held = held_[id];
+  held = HeldCell{};
+  held.plugin = &plugin;
+  held.request = request;
+  if (std::optional<Answer> decided = ready_worker(plugin, request)) {
+    return step_of(id, std::move(*decided));
+  }
+  Answer answer = exchange(plugin, request,
+                           {{"type", "open_cell"}, {"cell", id}, {"request", to_json(request)}});
+  CellStep step = step_of(id, std::move(answer));
+  if (auto it = held_.find(id); it != held_.end()) {
+    it->second.repetitions = step.samples_wanted;
+  }
+  return step;
+}
+
+CellStep WorkerPool::held_step(int id, const nlohmann::json& message) {
+  auto it = held_.find(id);
+  if (it == held_.end()) return missing_cell(id);
+  HeldCell& held = it->second;
+  cell_output_ = held.output;
+  if (std::optional<Answer> decided = ready_worker(*held.plugin, held.request)) {
+    return step_of(id, std::move(*decided));
+  }
+  PluginState& state = plugins_[held.plugin->name];
+  if (held.generation != state.generation) {
+    // Its worker died in another cell: opened again in this one, its samples so far kept.
+    Answer reopened = exchange(
+        *held.plugin, held.request,
+        {{"type", "open_cell"},
+         {"cell", id},
+         {"request", to_json(held.request)},
+         {"resume", {{"samples_ms", held.samples_ms}, {"repetitions", held.repetitions}}}});
+    const bool reopened_ok = reopened.reply && reopened.reply->value("type", "") == "cell_opened";
+    if (!reopened_ok) return step_of(id, std::move(reopened));
+    held.generation = state.generation;
+  }
+  return step_of(id, exchange(*held.plugin, held.request, message));
+}
+
+CellStep WorkerPool::sample(int id) {
+  return held_step(id, {{"type", "sample"}, {"cell", id}});
+}
+
+CellStep WorkerPool::finish(int id) {
+  return held_step(id, {{"type", "finish_cell"}, {"cell", id}});
 }
 
 }  // namespace plugbench

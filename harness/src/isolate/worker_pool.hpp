@@ -17,6 +17,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace plugbench {
 
@@ -48,6 +49,13 @@ class WorkerPool : public CellSource {
   // What the worker wrote meanwhile (opening its session included) is the cell's `output`.
   std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
 
+  // Interleaved rounds: the cell held open in its plugin's worker between its samples. A worker
+  // that dies in one cell takes only that cell: the others it held are opened again in its
+  // replacement, their samples so far kept.
+  CellStep open(const PluginRecord& plugin, const CellRequest& request, int id) override;
+  CellStep sample(int id) override;
+  CellStep finish(int id) override;
+
   // Stops every worker now: SIGTERM, then SIGKILL after the grace period.
   void stop_all();
 
@@ -67,9 +75,27 @@ class WorkerPool : public CellSource {
   };
   struct PluginState {
     std::optional<Worker> worker;
-    int failures = 0;  // crashes and timeouts
+    std::uint64_t generation = 0;  // counts the workers started: a cell opened in an older one
+                                   // is no longer held
+    int failures = 0;              // crashes and timeouts
     bool facts_reported = false;
     std::string unavailable;  // why no session opens, once a worker said so
+  };
+  // A cell held open in a worker, as the harness knows it.
+  struct HeldCell {
+    const PluginRecord* plugin = nullptr;
+    CellRequest request;
+    std::uint64_t generation = 0;  // of the worker that holds it
+    int repetitions = 0;           // samples in all
+    std::vector<double> samples_ms;
+    CapturedOutput output;  // what its worker wrote during its steps
+  };
+  // What one message about a cell came to: the worker's reply, or the cell decided without one
+  // (the worker died, overran or cannot start), or the run told to stop.
+  struct Answer {
+    std::optional<nlohmann::json> reply;
+    std::optional<CellResult> decided;
+    bool stopped = false;
   };
   enum class Wait { reply, mismatched, died, timed_out, interrupted };
   enum class Opened { ok, decided, interrupted };
@@ -101,6 +127,20 @@ class WorkerPool : public CellSource {
   Opened open_session(const PluginRecord& plugin, PluginState& state, const CellRequest& request,
                       CellResult& decided);
   std::optional<CellResult> run_in_worker(const PluginRecord& plugin, const CellRequest& request);
+  // The plugin's worker, started (and its session opened) if it has none; the cell decided when
+  // no worker can run it.
+  std::optional<Answer> ready_worker(const PluginRecord& plugin, const CellRequest& request);
+  // Sends `message` about the request's cell to the plugin's worker (ready) and waits for the
+  // reply; a worker that dies or overruns decides the cell.
+  Answer exchange(const PluginRecord& plugin, const CellRequest& request, nlohmann::json message);
+  // A "cell" reply as the cell it carries (a mismatched one decides the cell as such).
+  CellResult cell_of_reply(const PluginRecord& plugin, const CellRequest& request,
+                           const nlohmann::json& reply);
+  // The step of a held cell: its worker ready, the cell opened again there if that worker is not
+  // the one that held it, then `message` sent.
+  CellStep held_step(int id, const nlohmann::json& message);
+  // The step a reply (or a decided cell) makes of the held cell `id`; forgets a cell that is done.
+  CellStep step_of(int id, Answer answer);
 
   IsolationSettings settings_;
   int stop_fd_;
@@ -109,6 +149,7 @@ class WorkerPool : public CellSource {
   // (problem_done).
   SealedProblems problems_;
   std::map<std::string, PluginState> plugins_;
+  std::map<int, HeldCell> held_;  // cells open in workers, by the run's number for them
   // What the worker of the cell in flight wrote (one cell at a time: one capture for the pool).
   CapturedOutput cell_output_;
   std::mt19937_64 request_ids_{std::random_device{}()};  // hard for a plugin to guess

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -62,11 +63,18 @@ bool reply(const nlohmann::json& message) {
                    message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
+nlohmann::json pattern_json(const std::optional<MemoryPattern>& pattern) {
+  return pattern ? nlohmann::json(to_string(*pattern)) : nlohmann::json(nullptr);
+}
+
 int serve() {
   LineReader requests(kWorkerChannelFd);
   PluginRecord plugin;
   ProblemCache problems;
   std::unique_ptr<SessionCells> runner;
+  // Cells held open between their samples (interleaved rounds), by the harness's number; declared
+  // after the problems and the session they use, so that they go first.
+  std::map<int, std::unique_ptr<OpenCell>> open_cells;
   for (std::string line; requests.next(line);) {
     nlohmann::json request = nlohmann::json::parse(line);
     const std::string type = request.at("type").get<std::string>();
@@ -94,11 +102,64 @@ int serve() {
                               : reply({{"type", "open_failed"}, {"id", id}, {"message", why}});
       if (!sent) return 0;
     } else if (type == "release") {  // no reply: the harness is done with the problem
+      open_cells.clear();            // before the problem they hold on to
       problems.clear();
     } else if (type == "cell" && runner) {
       problems.offer(request.value("problem", std::string()));
       CellResult cell = runner->run(cell_request_from_json(request.at("request")));
       if (!reply({{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}})) return 0;
+    } else if (type == "open_cell" && runner) {
+      problems.offer(request.value("problem", std::string()));
+      const int key = request.at("cell").get<int>();
+      auto opened = runner->open(cell_request_from_json(request.at("request")));
+      std::optional<CellResult> done;
+      if (CellResult* decided = std::get_if<CellResult>(&opened)) {
+        done = std::move(*decided);
+      } else {
+        std::unique_ptr<OpenCell>& cell = std::get<std::unique_ptr<OpenCell>>(opened);
+        if (request.contains("resume")) {
+          cell->continue_from(request["resume"].at("samples_ms").get<std::vector<double>>(),
+                              request["resume"].at("repetitions").get<int>());
+        }
+        if (cell->wants_sample()) {
+          open_cells[key] = std::move(cell);
+        } else {
+          done = cell->finish();
+        }
+      }
+      const bool sent =
+          done ? reply({{"type", "cell"}, {"id", id}, {"cell", to_json(*done)}})
+               : reply({{"type", "cell_opened"},
+                        {"id", id},
+                        {"samples_wanted",
+                         open_cells[key]->repetitions() - open_cells[key]->samples_taken()},
+                        {"host_pattern", pattern_json(open_cells[key]->host_pattern())}});
+      if (!sent) return 0;
+    } else if ((type == "sample" || type == "finish_cell") && runner) {
+      const int key = request.at("cell").get<int>();
+      auto it = open_cells.find(key);
+      if (it == open_cells.end()) {
+        std::fprintf(stderr, "harness worker: %s of cell %d, which is not open\n", type.c_str(),
+                     key);
+        return kWorkerExitInternal;
+      }
+      std::optional<double> ms;
+      if (type == "sample") {
+        ms = it->second->take_sample();
+        it->second->pause();
+      }
+      bool sent = false;
+      if (ms) {
+        sent = reply({{"type", "sample"},
+                      {"id", id},
+                      {"ms", *ms},
+                      {"samples_wanted", it->second->repetitions() - it->second->samples_taken()}});
+      } else {  // finished, or a call ended it
+        CellResult cell = it->second->finish();
+        open_cells.erase(it);
+        sent = reply({{"type", "cell"}, {"id", id}, {"cell", to_json(cell)}});
+      }
+      if (!sent) return 0;
     } else {
       std::fprintf(stderr, "harness worker: unexpected request '%s'\n", type.c_str());
       return kWorkerExitInternal;

@@ -7,7 +7,14 @@
 //   {"type":"open","path":P,"found_in":F,"name":N,"device":D,"calibrate":B}
 //       -> {"type":"opened","facts":SessionFacts} or {"type":"open_failed","message":M}
 //   {"type":"cell","request":CellRequest} -> {"type":"cell","cell":CellResult}
-//   {"type":"release"} (no reply): free the cached problem, the harness has moved on
+//   {"type":"open_cell","cell":K,"request":CellRequest[,"resume":{"samples_ms":[..],"repetitions":R}]}
+//       -> {"type":"cell_opened","samples_wanted":N}, or {"type":"cell",...} when it is decided
+//   {"type":"sample","cell":K} -> {"type":"sample","ms":T,"samples_wanted":N}, or
+//   {"type":"cell",...}
+//       when a call ended the cell
+//   {"type":"finish_cell","cell":K} -> {"type":"cell","cell":CellResult}
+//   {"type":"release"} (no reply): free the cached problem and the cells open on it, the harness
+//       has moved on
 // The worker exits 0 at the end of its input.
 #pragma once
 

@@ -95,10 +95,13 @@ std::function<double()> wall_ms(std::function<std::uint64_t()> pass) {
   };
 }
 
-// Times each loop and keeps the fastest as the peak, every loop's rate beside it.
-void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& loops,
-                      const std::string& threads, const CalibrationScale& scale) {
-  for (const HostStreamLoop& loop : loops) {
+// Times each loop and keeps the fastest as the peak, every loop's rate beside it; returns the
+// fastest's index.
+std::size_t set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& loops,
+                             const std::string& threads, const CalibrationScale& scale) {
+  std::size_t fastest = 0;
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    const HostStreamLoop& loop = loops[i];
     loop.run();  // untimed: the team awake, the pages mapped
     PeakBandwidth tried = peak;
     set_rate(tried,
@@ -107,6 +110,7 @@ void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& lo
              loop.bytes_per_pass);
     peak.methods.push_back({loop.name, tried.gbps, tried.best_ms, tried.median_ms});
     if (tried.gbps > peak.gbps) {
+      fastest = i;
       peak.gbps = tried.gbps;
       peak.best_ms = tried.best_ms;
       peak.median_ms = tried.median_ms;
@@ -115,18 +119,32 @@ void set_fastest_loop(PeakBandwidth& peak, const std::vector<HostStreamLoop>& lo
                          std::to_string(scale.repetitions) + " times" + scale.note + ")";
     }
   }
+  return fastest;
 }
+
+// Buffers as the SDK's host services make a plugin's (huge pages), so that the peak and the
+// plugins' figures pay the same for address translation.
+struct ReferenceBuffers {
+  sdk::HugePageBuffers pages;
+  char* source = nullptr;
+  char* target = nullptr;
+};
 
 }  // namespace
 
-std::vector<PeakBandwidth> calibrate_host_peaks() {
+struct HostReference::State {
+  std::unique_ptr<ReferenceBuffers> buffers = std::make_unique<ReferenceBuffers>();
+  std::vector<PeakBandwidth> peaks;
+  std::vector<HostStreamLoop> loops;  // each pattern's fastest
+};
+
+HostReference::HostReference() : state_(std::make_unique<State>()) {
   const CalibrationScale scale = calibration_scale();
   std::uint64_t size = scale.host_bytes > 0 ? scale.host_bytes : host_copy_bytes();
   const std::uint64_t smallest = std::min(size, kSmallestHostBuffer);
-  // Buffers as the SDK's host services make a plugin's (huge pages), so that the peak and the
-  // plugins' figures pay the same for address translation.
-  sdk::HugePageBuffers buffers;
-  char *source = nullptr, *target = nullptr;
+  sdk::HugePageBuffers& buffers = state_->buffers->pages;
+  char*& source = state_->buffers->source;
+  char*& target = state_->buffers->target;
   // Halve the size until two buffers fit (a limit on the address space, ranks sharing a host).
   while (true) {
     try {
@@ -152,11 +170,29 @@ std::vector<PeakBandwidth> calibrate_host_peaks() {
   copy.bytes = size;
   PeakBandwidth read = copy;
   read.pattern = to_string(MemoryPattern::read);
-  set_fastest_loop(copy, host_copy_loops(target, source, size), threads, scale);
-  set_fastest_loop(read, host_read_loops(source, target, size), threads, scale);
-  buffers.release(source);
-  buffers.release(target);
-  return {copy, read};
+  std::vector<HostStreamLoop> copies = host_copy_loops(target, source, size);
+  std::vector<HostStreamLoop> reads = host_read_loops(source, target, size);
+  state_->loops.push_back(copies[set_fastest_loop(copy, copies, threads, scale)]);
+  state_->loops.push_back(reads[set_fastest_loop(read, reads, threads, scale)]);
+  state_->peaks = {copy, read};
+}
+
+HostReference::~HostReference() = default;
+
+const std::vector<PeakBandwidth>& HostReference::peaks() const {
+  return state_->peaks;
+}
+
+HostReferencePass HostReference::pass(MemoryPattern pattern) const {
+  // The peaks are in the order copy, read, as the loops are.
+  const std::size_t index = pattern == MemoryPattern::copy ? 0 : 1;
+  const HostStreamLoop& loop = state_->loops[index];
+  return {to_string(pattern), loop.name, state_->peaks[index].bytes, loop.bytes_per_pass,
+          wall_ms(loop.run)()};
+}
+
+std::vector<PeakBandwidth> calibrate_host_peaks() {
+  return HostReference().peaks();
 }
 
 std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) {

@@ -7,6 +7,7 @@
 #include "workload.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,36 @@ struct PeakBandwidth {
   std::vector<PeakMethod> methods;
 };
 
-// Host memory: a copy and a read by all the harness's OpenMP threads over buffers larger than the
-// caches, each the fastest of several loops (host_stream_loops.hpp).
+// One pass of a host reference loop, timed beside the cells of a round (docs/measurement.md).
+struct HostReferencePass {
+  std::string pattern;      // "copy" or "read"
+  std::string loop;         // the loop's name: the pattern's fastest at calibration
+  std::uint64_t bytes = 0;  // of each buffer
+  double bytes_moved = 0;   // read, or read + written for a copy
+  double ms = 0;
+};
+
+// Host memory's reference loops: calibrated once (the peaks: a copy and a read by all the
+// harness's OpenMP threads over buffers larger than the caches, each the fastest of several loops,
+// host_stream_loops.hpp), then kept, buffers and all, so that each round of a problem's cells can
+// time a pass of the loop its cells are held to. Throws sdk::Failure where even the smallest
+// buffers cannot be had.
+class HostReference {
+ public:
+  HostReference();
+  ~HostReference();
+  HostReference(const HostReference&) = delete;
+  HostReference& operator=(const HostReference&) = delete;
+  const std::vector<PeakBandwidth>& peaks() const;
+  // One timed pass of the pattern's fastest loop.
+  HostReferencePass pass(MemoryPattern pattern) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The host's peaks alone (HostReference's, its buffers then freed).
 std::vector<PeakBandwidth> calibrate_host_peaks();
 
 // A plugin's memory: its copy_within and (where the plugin has it) read_within over buffers of up

@@ -222,44 +222,100 @@ int automatic_repetitions(double call_ms, double cell_budget_seconds) {
                                      double{kDefaultRepetitions}));
 }
 
-CellResult measure_cell(const Workload& workload, const ProblemData& problem,
-                        const Reference& reference, const PluginSession& session,
-                        const KernelRecord& kernel, const RunSettings& settings,
-                        const GpuTelemetrySource* telemetry) {
-  CellResult cell = named_cell(session.plugin(), problem.workload, kernel.variant,
-                               problem.distribution, problem.shape);
+// Everything an open cell holds between its samples.
+struct OpenCell::State {
+  const Workload& workload;
+  const ProblemData& problem;
+  const Reference& reference;
+  const PluginSession& session;
+  const KernelRecord& kernel;
+  RunSettings settings;
+  const GpuTelemetrySource* telemetry;
+  CellResult cell;
+  pb_problem params{};
+  std::unique_ptr<CellBuffers> buffers;
+  std::unique_ptr<KernelTimer> timer;
+  MeasureSettings measure_with;
+  std::string name;
+  double flush_ms = 0;
+  bool ended = false;  // a call ended the cell early: no more samples
+  std::vector<double> samples_ms;
+  std::int64_t iterations = 1;
+  // The telemetry around each stretch of samples; the one open, if any.
+  std::vector<std::pair<GpuTelemetrySnapshot, GpuTelemetrySnapshot>> windows;
+  std::optional<GpuTelemetrySnapshot> window_start;
+
+  State(const Workload& w, const ProblemData& p, const Reference& r, const PluginSession& s,
+        const KernelRecord& k, const RunSettings& settings_in, const GpuTelemetrySource* t)
+      : workload(w),
+        problem(p),
+        reference(r),
+        session(s),
+        kernel(k),
+        settings(settings_in),
+        telemetry(t) {}
+
+  void end(const char* status_now, const std::string& message) {
+    end_cell(cell, status_now, message);
+    ended = true;
+  }
+  void close_window() {
+    if (window_start && telemetry) windows.emplace_back(*window_start, telemetry->read());
+    window_start.reset();
+  }
+  void open();
+  void finish();
+};
+
+OpenCell::OpenCell(const Workload& workload, const ProblemData& problem, const Reference& reference,
+                   const PluginSession& session, const KernelRecord& kernel,
+                   const RunSettings& settings, const GpuTelemetrySource* telemetry)
+    : state_(std::make_unique<State>(workload, problem, reference, session, kernel, settings,
+                                     telemetry)) {
+  state_->open();
+}
+
+OpenCell::~OpenCell() = default;
+
+void OpenCell::State::open() {
+  cell = named_cell(session.plugin(), problem.workload, kernel.variant, problem.distribution,
+                    problem.shape);
   cell.flags = kernel.flags;
   cell.traffic = workload.traffic(problem, reference);
-
   if (kernel.max_n != 0 && problem.shape.n > kernel.max_n) {
     cell.status = status::unsupported;
     cell.message = "n = " + std::to_string(problem.shape.n) + " exceeds the kernel's limit of " +
                    std::to_string(kernel.max_n);
-    return cell;
+    ended = true;
+    return;
   }
-  pb_problem params = problem.params;
+  params = problem.params;
   params.workload = problem.workload.c_str();
   try {
     cell.team = session.execution_context();
     cell.workspace_bytes = workspace_bytes_for(session, kernel, params);
-    CellBuffers buffers = allocate_buffers(session, problem, cell.workspace_bytes);
-    KernelTimer timer(session, kernel, settings.throttle_threshold);
+    buffers =
+        std::make_unique<CellBuffers>(allocate_buffers(session, problem, cell.workspace_bytes));
+    timer = std::make_unique<KernelTimer>(session, kernel, settings.throttle_threshold);
 
     double call_ms = 0;
     const CheckedCall first = checked_call(workload, problem, reference, session, kernel, params,
-                                           buffers, timer, call_ms, Guards::fill);
+                                           *buffers, *timer, call_ms, Guards::fill);
     cell.verification = first.recorded();
     if (!first.passed()) {
       cell.status = status::failed;
       cell.message = first.failure();
     }
-    for (int i = 0; i < settings.warmup; ++i) call_kernel(session, kernel, params, buffers.view);
+    for (int i = 0; i < settings.warmup; ++i) call_kernel(session, kernel, params, buffers->view);
     session.sync();
 
     // The budget is time the user waits: with --cache cold every sample also pays a flush (tens
     // of ms on a CPU with a large last-level cache), so the flush counts against it.
-    double flush_ms = 0;
     if (settings.cache == CacheMode::cold) {
+      // A process's first flush maps its flush buffer's pages (a multiple of the last-level
+      // cache): that one, far slower than the rest, would cut the cell's samples to the minimum.
+      session.flush_cache();
+      session.sync();
       auto started = std::chrono::steady_clock::now();
       session.flush_cache();
       session.sync();
@@ -267,22 +323,87 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
               .count();
     }
-    MeasureSettings measure_with;
     measure_with.repetitions = settings.repetitions.value_or(
         automatic_repetitions(call_ms + flush_ms, settings.cell_budget));
     measure_with.min_time = settings.min_time;
-    std::string name = cell.workload + "/" + cell.plugin + "/" + cell.variant + "/" +
-                       std::to_string(problem.shape.n) + "/" + cell.distribution;
-    const std::function<void()> call = [&] { call_kernel(session, kernel, params, buffers.view); };
-    std::optional<GpuTelemetrySnapshot> before;
-    if (telemetry) before = telemetry->read();
-    Measurement kernel_time = measure(name, measure_with, [&] {
-      Sample s;
-      s.total_ms = timer.sample(call, settings.cache == CacheMode::cold);
-      return s;
+    name = cell.workload + "/" + cell.plugin + "/" + cell.variant + "/" +
+           std::to_string(problem.shape.n) + "/" + cell.distribution;
+  } catch (const PluginCallError& e) {
+    end(cell_status_for(e.status()), e.what());
+  } catch (const std::bad_alloc&) {
+    end(status::oom, "the harness ran out of host memory for this problem");
+  }
+}
+
+std::optional<MemoryPattern> OpenCell::host_pattern() const {
+  const CellResult& cell = state_->cell;
+  if (cell.memory_space != "host" || !cell.traffic || !cell.traffic->work_unit.empty()) {
+    return std::nullopt;
+  }
+  return cell.traffic->pattern;
+}
+
+int OpenCell::repetitions() const {
+  return state_->ended ? 0 : state_->measure_with.repetitions;
+}
+
+int OpenCell::samples_taken() const {
+  return static_cast<int>(state_->samples_ms.size());
+}
+
+bool OpenCell::wants_sample() const {
+  return !state_->ended && samples_taken() < state_->measure_with.repetitions;
+}
+
+std::optional<double> OpenCell::take_sample() {
+  State& s = *state_;
+  if (!wants_sample()) return std::nullopt;
+  try {
+    if (s.telemetry && !s.window_start) s.window_start = s.telemetry->read();
+    const std::function<void()> call = [&s] {
+      call_kernel(s.session, s.kernel, s.params, s.buffers->view);
+    };
+    // One repetition: with --min-time, Google Benchmark repeats the call until it fills the time
+    // and gives the mean per call.
+    Measurement one = measure(s.name, {1, s.measure_with.min_time}, [&] {
+      Sample sample;
+      sample.total_ms = s.timer->sample(call, s.settings.cache == CacheMode::cold);
+      return sample;
     });
-    cell.kernel = kernel_time.total;
-    cell.sampling = timer.record();
+    if (one.total.samples_ms.empty()) return std::nullopt;
+    s.iterations = one.total.iterations;
+    s.samples_ms.push_back(one.total.samples_ms.front());
+    return s.samples_ms.back();
+  } catch (const PluginCallError& e) {
+    s.close_window();
+    s.end(cell_status_for(e.status()), e.what());
+  } catch (const std::bad_alloc&) {
+    s.close_window();
+    s.end(status::oom, "the harness ran out of host memory for this problem");
+  }
+  return std::nullopt;
+}
+
+void OpenCell::continue_from(const std::vector<double>& samples_ms, int repetitions) {
+  if (state_->ended) return;
+  state_->samples_ms = samples_ms;
+  state_->measure_with.repetitions = repetitions;
+}
+
+void OpenCell::pause() {
+  state_->close_window();
+}
+
+CellResult OpenCell::finish() {
+  state_->close_window();
+  if (!state_->ended && state_->buffers) state_->finish();
+  return std::move(state_->cell);
+}
+
+void OpenCell::State::finish() {
+  try {
+    cell.kernel = summarize_samples(samples_ms, iterations);
+    cell.sampling = timer->record();
     if (cell.kernel->median_ms <= 0) {
       throw PluginCallError(PB_ERROR,
                             "the plugin's timer measured the kernel at a median of 0 ms over " +
@@ -290,25 +411,26 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
                                 " samples: no kernel call takes no time, so its rate cannot be "
                                 "computed; fix the plugin's timer");
     }
-    if (before) {
-      cell.telemetry = telemetry_between(*before, telemetry->read());
+    if (std::optional<GpuTelemetry> over = telemetry_over_windows(windows)) {
+      cell.telemetry = over;
       // Per call only where the counter's resolution allows it (a second or more), no flush
-      // shares the window, and the calls fill at least 80 % of it: otherwise the idle gaps
+      // shares the windows, and the calls fill at least 80 % of them: otherwise the idle gaps
       // between them would be most of the energy (docs/measurement.md).
-      const double busy_fraction = timer.busy_ms() / 1e3 / cell.telemetry->seconds;
+      const double busy_fraction =
+          cell.telemetry->seconds > 0 ? timer->busy_ms() / 1e3 / cell.telemetry->seconds : 0;
       if (settings.cache == CacheMode::warm && cell.telemetry->seconds >= 1.0 &&
-          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer.calls() > 0) {
-        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer.calls());
+          busy_fraction >= 0.8 && cell.telemetry->energy_j && timer->calls() > 0) {
+        cell.telemetry->energy_per_call_j = *cell.telemetry->energy_j / double(timer->calls());
       }
     }
 
     if (cell.status == status::ok) {
       // A kernel that did the work only on the checked call and returned at once afterwards would
       // be verified and timed at an impossible speed: the timed calls must produce the answer too.
-      // After the telemetry window, which holds the samples alone.
+      // After the telemetry windows, which hold the samples alone.
       double ignored_ms = 0;
       const CheckedCall again = checked_call(workload, problem, reference, session, kernel, params,
-                                             buffers, timer, ignored_ms, Guards::keep);
+                                             *buffers, *timer, ignored_ms, Guards::keep);
       if (!again.passed()) {
         cell.verification = again.recorded();
         cell.status = status::failed;
@@ -326,15 +448,15 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
       if (settings.host_memory != HostMemoryMode::pageable) kinds.push_back(PB_HOST_PINNED);
       // Whole round trips cost far more than the kernel: fewer samples within the same budget.
       double round_trip_ms = session.timed([&] {
-        for (std::size_t i = 0; i < buffers.inputs.size(); ++i) {
-          buffers.inputs[i].copy_in(problem.inputs[i].data(), problem.inputs[i].size_bytes());
+        for (std::size_t i = 0; i < buffers->inputs.size(); ++i) {
+          buffers->inputs[i].copy_in(problem.inputs[i].data(), problem.inputs[i].size_bytes());
         }
       }) + cell.kernel->median_ms;
       MeasureSettings transfer_with = measure_with;
       transfer_with.repetitions = settings.repetitions.value_or(
           automatic_repetitions(2 * round_trip_ms + flush_ms, settings.cell_budget));
       for (pb_host_memory kind : kinds) {
-        cell.transfers.push_back(measure_transfers(problem, session, kernel, params, buffers, kind,
+        cell.transfers.push_back(measure_transfers(problem, session, kernel, params, *buffers, kind,
                                                    settings, transfer_with, name + "/end_to_end"));
       }
       cell.end_to_end = cell.transfers.front().end_to_end;
@@ -342,11 +464,19 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
       cell.end_to_end = cell.kernel;  // host memory: nothing to move
     }
   } catch (const PluginCallError& e) {
-    end_cell(cell, cell_status_for(e.status()), e.what());
+    end(cell_status_for(e.status()), e.what());
   } catch (const std::bad_alloc&) {
-    end_cell(cell, status::oom, "the harness ran out of host memory for this problem");
+    end(status::oom, "the harness ran out of host memory for this problem");
   }
-  return cell;
+}
+
+CellResult measure_cell(const Workload& workload, const ProblemData& problem,
+                        const Reference& reference, const PluginSession& session,
+                        const KernelRecord& kernel, const RunSettings& settings,
+                        const GpuTelemetrySource* telemetry) {
+  OpenCell cell(workload, problem, reference, session, kernel, settings, telemetry);
+  while (cell.wants_sample()) cell.take_sample();
+  return cell.finish();
 }
 
 }  // namespace plugbench

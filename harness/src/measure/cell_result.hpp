@@ -88,6 +88,30 @@ struct DistributedRecord {
   std::optional<double> efficiency;          // weak t1/tK, strong t1/(K tK); tK the slowest rank's
 };
 
+// How a cell's kernel samples sat in its problem's interleaved rounds (docs/measurement.md): for
+// each sample, in the order of the kernel's samples_ms, the round it was taken in and its place in
+// that round's random order; for a host cell, that round's pass of the reference loop it is held
+// to.
+struct SampleRounds {
+  std::vector<int> round;
+  std::vector<int> position;
+  std::string reference_pattern;     // "read" or "copy"; empty: no reference loop ran beside it
+  std::string reference_loop;        // the loop, the pattern's fastest at calibration
+  double reference_bytes_moved = 0;  // per pass
+  std::vector<double> reference_ms;  // one per sample, or empty
+};
+
+// A ratio taken in each round (this round's sample of one thing over this round's of another)
+// and summarised: the median of the per-round ratios and a distribution-free interval for it from
+// their order statistics (paired_ratios.hpp).
+struct PairedFigure {
+  double median = 0;
+  double low = 0;
+  double high = 0;
+  double confidence = 0;  // the interval's coverage: 0.95 or more, less only for fewer than 6 pairs
+  int pairs = 0;
+};
+
 // A cell above this multiple of its memory space's measured peak bandwidth, with the caches
 // flushed before every sample, is flagged suspect: its data had to come from memory.
 inline constexpr double kSuspectPeakFactor = 1.5;
@@ -129,6 +153,12 @@ struct CellResult {
   std::optional<DistributedRecord> distributed;
   // What other processes took of the machine while the cell ran (none where /proc cannot say).
   std::optional<MachineLoad> machine_load;
+  // Measured in interleaved rounds: where each sample sat (none for --order sequential).
+  std::optional<SampleRounds> rounds;
+  // The baseline's sample over this cell's, round by round.
+  std::optional<PairedFigure> paired_speedup;
+  // A host cell's rate over the same round's pass of its reference loop, in %.
+  std::optional<PairedFigure> paired_percent_of_peak;
 
   bool counts_as_error() const { return is_error_status(status); }
 };

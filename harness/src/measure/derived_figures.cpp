@@ -1,6 +1,8 @@
 // derived_figures.cpp: GB/s, % of peak, work rate and speedups of a problem's cells.
 #include "measure/derived_figures.hpp"
 
+#include "measure/paired_ratios.hpp"
+
 #include <cstdio>
 
 namespace plugbench {
@@ -46,8 +48,27 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
       }
     }
     cell.work_rate = (traffic.work > 0 ? traffic.work : double(cell.shape.n)) / seconds;
+    if (cell.rounds && !cell.rounds->reference_ms.empty() &&
+        cell.rounds->reference_bytes_moved > 0 &&
+        cell.rounds->reference_ms.size() == cell.kernel->samples_ms.size()) {
+      // This round's rate over this round's pass of the reference loop.
+      std::vector<double> ratios;
+      for (std::size_t i = 0; i < cell.kernel->samples_ms.size(); ++i) {
+        const double rate = traffic.bytes() / cell.kernel->samples_ms[i];
+        const double reference_rate =
+            cell.rounds->reference_bytes_moved / cell.rounds->reference_ms[i];
+        ratios.push_back(100 * rate / reference_rate);
+      }
+      if (traffic.work_unit.empty()) cell.paired_percent_of_peak = median_with_interval(ratios);
+    }
     // A wrong answer's time was measured, but a speedup would rank it.
     if (base && cell.status == status::ok) {
+      std::vector<double> ratios;
+      for (const RoundPair& pair : pairs_by_round(cell, *base)) {
+        ratios.push_back(base->kernel->samples_ms[pair.other_sample] /
+                         cell.kernel->samples_ms[pair.cell_sample]);
+      }
+      cell.paired_speedup = median_with_interval(ratios);
       cell.baseline = base->plugin + "/" + base->variant;
       cell.speedup = base->kernel->median_ms / cell.kernel->median_ms;
       if (base->end_to_end && cell.end_to_end && cell.end_to_end->median_ms > 0) {

@@ -220,6 +220,50 @@ GpuTelemetry telemetry_between(const GpuTelemetrySnapshot& start, const GpuTelem
   return telemetry;
 }
 
+std::optional<GpuTelemetry> telemetry_over_windows(
+    const std::vector<std::pair<GpuTelemetrySnapshot, GpuTelemetrySnapshot>>& windows) {
+  if (windows.empty()) return std::nullopt;
+  if (windows.size() == 1) return telemetry_between(windows.front().first, windows.front().second);
+  GpuTelemetry total;
+  std::optional<std::uint64_t> energy_mj = 0, power_violation_ns = 0, thermal_violation_ns = 0;
+  double power_sum_mw = 0;
+  int power_readings = 0;
+  // A field is summed only where every window has it: a sum with holes would be too small.
+  auto add = [](std::optional<std::uint64_t>& sum, std::optional<std::uint64_t> part) {
+    sum = sum && part ? std::optional<std::uint64_t>(*sum + *part) : std::nullopt;
+  };
+  for (const auto& [start, end] : windows) {
+    total.seconds += std::max(0.0, std::chrono::duration<double>(end.taken - start.taken).count());
+    add(energy_mj, counter_difference(start.energy_mj, end.energy_mj));
+    add(power_violation_ns, counter_difference(start.power_violation_ns, end.power_violation_ns));
+    add(thermal_violation_ns,
+        counter_difference(start.thermal_violation_ns, end.thermal_violation_ns));
+    for (const GpuTelemetrySnapshot* snapshot : {&start, &end}) {
+      if (!snapshot->power_mw) continue;
+      power_sum_mw += static_cast<double>(*snapshot->power_mw);
+      ++power_readings;
+    }
+  }
+  if (energy_mj && total.seconds >= kShortestEnergyWindowS) {
+    total.energy_j = static_cast<double>(*energy_mj) / 1e3;
+  }
+  if (total.energy_j && total.seconds > 0) {
+    total.mean_power_w = *total.energy_j / total.seconds;
+  } else if (power_readings > 0) {
+    total.mean_power_w = power_sum_mw / power_readings / 1e3;
+  }
+  total.temperature_start_c = windows.front().first.temperature_c;
+  total.temperature_end_c = windows.back().second.temperature_c;
+  if (power_violation_ns) total.power_violation_ms = static_cast<double>(*power_violation_ns) / 1e6;
+  if (thermal_violation_ns) {
+    total.thermal_violation_ms = static_cast<double>(*thermal_violation_ns) / 1e6;
+  }
+  if (windows.back().second.clock_event_reasons) {
+    total.clock_event_reasons = reason_names(*windows.back().second.clock_event_reasons);
+  }
+  return total;
+}
+
 nlohmann::json to_json(const GpuTelemetry& telemetry) {
   return {{"seconds", telemetry.seconds},
           {"energy_j", or_null(telemetry.energy_j)},

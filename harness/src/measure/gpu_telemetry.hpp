@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plugbench {
@@ -49,6 +50,15 @@ inline constexpr double kShortestEnergyWindowS = 1.0;
 // A counter that went backwards (driver reloaded, wrapped) gives an empty field, never a negative
 // difference; energy (and power from it) only over windows of kShortestEnergyWindowS or more.
 GpuTelemetry telemetry_between(const GpuTelemetrySnapshot& start, const GpuTelemetrySnapshot& end);
+
+// A cell whose samples were taken between other cells' (interleaved rounds): the counters read
+// around each of its stretches of samples, the differences summed over them. One window gives
+// exactly telemetry_between. Energy is the sum of the windows' counter differences, recorded where
+// the windows add up to kShortestEnergyWindowS: a window shorter than the counter's step sees a
+// step or none, but over many windows whose start falls anywhere in the step the sum is right on
+// average (docs/measurement.md). Empty for no window.
+std::optional<GpuTelemetry> telemetry_over_windows(
+    const std::vector<std::pair<GpuTelemetrySnapshot, GpuTelemetrySnapshot>>& windows);
 
 // Every field, absent values as null; the reasons as an array of names.
 nlohmann::json to_json(const GpuTelemetry& telemetry);

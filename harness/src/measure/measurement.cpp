@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <vector>
@@ -93,6 +94,35 @@ TimeStats stats_from(const CollectingReporter& reporter, const std::string& coun
 }
 
 }  // namespace
+
+TimeStats summarize_samples(const std::vector<double>& samples_ms, std::int64_t iterations) {
+  TimeStats stats;
+  stats.samples_ms = samples_ms;
+  stats.repetitions = static_cast<int>(samples_ms.size());
+  stats.iterations = iterations;
+  if (samples_ms.empty()) return stats;
+  // As Google Benchmark defines them (its statistics.cc, whose functions its header does not
+  // declare): the median of an even count is the mean of the middle two; the stddev is the
+  // sample's (n - 1); both 0 for a single sample.
+  const double n = static_cast<double>(samples_ms.size());
+  double sum = 0;
+  for (double sample : samples_ms) sum += sample;
+  stats.mean_ms = sum / n;
+  std::vector<double> sorted = samples_ms;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t middle = sorted.size() / 2;
+  stats.median_ms =
+      sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  if (samples_ms.size() > 1) {
+    double squares = 0;
+    for (double sample : samples_ms) squares += (sample - stats.mean_ms) * (sample - stats.mean_ms);
+    stats.stddev_ms = std::sqrt(squares / (n - 1));
+    stats.cv = stats.mean_ms > 0 ? stats.stddev_ms / stats.mean_ms : 0;
+  }
+  stats.min_ms = minimum(samples_ms);
+  stats.max_ms = maximum(samples_ms);
+  return stats;
+}
 
 Measurement measure(const std::string& name, const MeasureSettings& settings,
                     const SampleFunction& sample) {

@@ -45,6 +45,10 @@ struct MeasureSettings {
 // An exception thrown by a sample ends the measurement; measure() rethrows it.
 using SampleFunction = std::function<Sample()>;
 
+// The statistics of samples taken one at a time, between other cells' (interleaved rounds): the
+// figures Google Benchmark's aggregates give (its median, mean, sample stddev and cv), min and max.
+TimeStats summarize_samples(const std::vector<double>& samples_ms, std::int64_t iterations);
+
 // Runs `sample` under Google Benchmark as a benchmark named `name`.
 Measurement measure(const std::string& name, const MeasureSettings& settings,
                     const SampleFunction& sample);

@@ -39,6 +39,10 @@ const char* to_string(MpiStaging staging) {
   return "auto";
 }
 
+const char* to_string(MeasurementOrder order) {
+  return order == MeasurementOrder::interleaved ? "interleaved" : "sequential";
+}
+
 std::optional<CacheMode> cache_mode_named(const std::string& text) {
   if (text == "cold") return CacheMode::cold;
   if (text == "warm") return CacheMode::warm;
@@ -68,6 +72,12 @@ std::optional<MpiStaging> mpi_staging_named(const std::string& text) {
   if (text == "auto") return MpiStaging::automatic;
   if (text == "host") return MpiStaging::host;
   if (text == "direct") return MpiStaging::direct;
+  return std::nullopt;
+}
+
+std::optional<MeasurementOrder> measurement_order_named(const std::string& text) {
+  if (text == "interleaved") return MeasurementOrder::interleaved;
+  if (text == "sequential") return MeasurementOrder::sequential;
   return std::nullopt;
 }
 

@@ -17,18 +17,24 @@ enum class IsolationMode { process, none };
 // host memory, or whichever the MPI library allows (auto).
 enum class Scaling { weak, strong };
 enum class MpiStaging { automatic, host, direct };
+// interleaved: a problem's cells held open together and sampled in rounds, one sample of each per
+// round in a fresh random order (docs/measurement.md); sequential: one cell's samples after
+// another's, as plugbench measured before rounds.
+enum class MeasurementOrder { interleaved, sequential };
 
 const char* to_string(CacheMode mode);
 const char* to_string(HostMemoryMode mode);
 const char* to_string(IsolationMode mode);
 const char* to_string(Scaling scaling);
 const char* to_string(MpiStaging staging);
+const char* to_string(MeasurementOrder order);
 // The inverses: nullopt for a text that names no mode.
 std::optional<CacheMode> cache_mode_named(const std::string& text);
 std::optional<HostMemoryMode> host_memory_mode_named(const std::string& text);
 std::optional<IsolationMode> isolation_mode_named(const std::string& text);
 std::optional<Scaling> scaling_named(const std::string& text);
 std::optional<MpiStaging> mpi_staging_named(const std::string& text);
+std::optional<MeasurementOrder> measurement_order_named(const std::string& text);
 
 struct RunSettings {
   CacheMode cache = CacheMode::cold;

@@ -35,6 +35,19 @@ std::string verification_text(const CellResult& cell) {
   return "yes (" + format_scientific(v.error) + " <= " + format_scientific(v.tolerance) + ")";
 }
 
+std::optional<double> paired_median(const std::optional<PairedFigure>& figure) {
+  return figure ? std::optional<double>(figure->median) : std::nullopt;
+}
+
+// "7.90..8.40" (no comma: a CSV field as it is); with fewer rounds than a 95 % interval needs,
+// its own confidence after it: "1.80..2.10 (75%)".
+std::string interval_text(const std::optional<PairedFigure>& figure, int decimals) {
+  if (!figure || figure->pairs < 2) return "";
+  std::string text = fixed(figure->low, decimals) + ".." + fixed(figure->high, decimals);
+  if (figure->confidence < 0.95) text += " (" + fixed(100 * figure->confidence, 0) + "%)";
+  return text;
+}
+
 std::string flags_text(std::uint32_t flags) {
   std::string text;
   if (flags & PB_KERNEL_SYNCHRONIZES_HOST) text += " [syncs host]";
@@ -86,11 +99,13 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
                    {"n", std::to_string(shape.n)},
                    {"distribution", distribution},
                    {"rate_unit", rate_unit}};
-  table.columns = {
-      {"plugin", "plugin", true},  {"variant", "variant", true},  {"kernel ms", "kernel_ms"},
-      {"cv", "kernel_cv_percent"}, {"e2e ms", "end_to_end_ms"},   {"in ms", "copy_in_ms"},
-      {"out ms", "copy_out_ms"},   {rate_unit, "rate"},           {"%peak", "percent_of_peak"},
-      {"speedup", "speedup"},      {"verified", "verified", true}};
+  table.columns = {{"plugin", "plugin", true},    {"variant", "variant", true},
+                   {"kernel ms", "kernel_ms"},    {"cv", "kernel_cv_percent"},
+                   {"e2e ms", "end_to_end_ms"},   {"in ms", "copy_in_ms"},
+                   {"out ms", "copy_out_ms"},     {rate_unit, "rate"},
+                   {"%peak", "percent_of_peak"},  {"%ref", "percent_of_reference"},
+                   {"speedup", "speedup"},        {"speedup 95% CI", "speedup_interval", true},
+                   {"verified", "verified", true}};
   for (const CellResult& cell : cells) {
     TableRow row;
     row.cells = {cell.plugin, cell.variant};
@@ -116,7 +131,10 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
         row.cells.end(),
         {format_ms(cell.kernel->median_ms), fixed(100 * cell.kernel->cv, 1) + "%",
          format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
-         format_number(cell.percent_of_peak, 1), format_number(cell.speedup, 2),
+         format_number(cell.percent_of_peak, 1),
+         format_number(paired_median(cell.paired_percent_of_peak), 1),
+         format_number(cell.paired_speedup ? cell.paired_speedup->median : cell.speedup, 2),
+         interval_text(cell.paired_speedup, 2),
          verification_text(cell) + flags_text(cell.flags) +
              (cell.suspect.empty() ? "" : " SUSPECT")});
     table.rows.push_back(row);

@@ -8,8 +8,10 @@
 namespace plugbench {
 namespace {
 
-nlohmann::json settings_json(const Options& options) {
+nlohmann::json settings_json(const Options& options, const RunRecord& run) {
   return {{"cache", to_string(options.cache)},
+          {"order", to_string(options.order)},
+          {"order_seed", run.order_seed},
           {"host_memory", to_string(options.host_memory)},
           {"repetitions", options.repetitions ? nlohmann::json(*options.repetitions)
                                               : nlohmann::json("automatic")},
@@ -58,7 +60,7 @@ nlohmann::json results_document(const RunRecord& run, const Options& options,
   context["command_line"] = options.command_line;
   context["host"] = host_description();
   context["build"] = build_description();
-  context["settings"] = settings_json(options);
+  context["settings"] = settings_json(options, run);
   context["devices"] = run.devices;
   context["peaks"] = nlohmann::json::array();
   for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -57,6 +58,29 @@ std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
   return j[key].get<double>();
 }
 
+// A list of integers; empty for anything else.
+std::vector<int> int_list(const nlohmann::json& j) {
+  std::vector<int> list;
+  if (!j.is_array()) return list;
+  for (const nlohmann::json& item : j) {
+    if (!item.is_number_integer()) return {};
+    const auto value = item.get<std::int64_t>();
+    if (value < 0 || value > std::numeric_limits<int>::max()) return {};
+    list.push_back(static_cast<int>(value));
+  }
+  return list;
+}
+
+std::optional<PairedFigure> paired_figure_from(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  std::optional<double> median = optional_from(j, "median"), low = optional_from(j, "low"),
+                        high = optional_from(j, "high"),
+                        confidence = optional_from(j, "confidence"),
+                        pairs = optional_from(j, "pairs");
+  if (!median || !low || !high || !confidence || !pairs) return std::nullopt;
+  return PairedFigure{*median, *low, *high, *confidence, static_cast<int>(*pairs)};
+}
+
 nlohmann::json optional_json(const std::optional<double>& value) {
   return optional_number(value);
 }
@@ -92,6 +116,15 @@ SamplingRecord sampling_from_json(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+nlohmann::json to_json(const std::optional<PairedFigure>& figure) {
+  if (!figure) return nullptr;
+  return {{"median", finite(figure->median)},
+          {"low", finite(figure->low)},
+          {"high", finite(figure->high)},
+          {"confidence", finite(figure->confidence)},
+          {"pairs", figure->pairs}};
+}
 
 nlohmann::json to_json(const TimeStats& stats) {
   nlohmann::json samples = nlohmann::json::array();
@@ -176,6 +209,22 @@ nlohmann::json to_json(const CellResult& cell) {
                          {"load_average", load.load_average},
                          {"judged", load.judged},
                          {"busy", load.busy}};
+  }
+  if (cell.rounds) {
+    const SampleRounds& rounds = *cell.rounds;
+    nlohmann::json reference_ms = nlohmann::json::array();
+    for (double ms : rounds.reference_ms) reference_ms.push_back(finite(ms));
+    j["rounds"] = {{"round", rounds.round}, {"position", rounds.position}};
+    if (!rounds.reference_pattern.empty()) {
+      j["rounds"]["reference"] = {{"pattern", rounds.reference_pattern},
+                                  {"loop", rounds.reference_loop},
+                                  {"bytes_moved", rounds.reference_bytes_moved},
+                                  {"samples_ms", reference_ms}};
+    }
+  }
+  if (cell.paired_speedup || cell.paired_percent_of_peak) {
+    j["paired"] = {{"speedup", to_json(cell.paired_speedup)},
+                   {"percent_of_peak", to_json(cell.paired_percent_of_peak)}};
   }
   // Absent when the plugin wrote nothing: the common case stays as it was.
   if (cell.output) {
@@ -341,6 +390,29 @@ CellResult cell_from_json(const nlohmann::json& j) {
     read.judged = flag("judged");
     read.busy = flag("busy");
     cell.machine_load = read;
+  }
+  // Optional records, read where well formed and left out otherwise (a file written before them,
+  // or edited by hand): what reads them checks their lengths against the samples.
+  if (auto rounds = j.find("rounds"); rounds != j.end() && rounds->is_object()) {
+    SampleRounds read;
+    read.round = int_list(rounds->value("round", nlohmann::json()));
+    read.position = int_list(rounds->value("position", nlohmann::json()));
+    if (auto reference = rounds->find("reference");
+        reference != rounds->end() && reference->is_object()) {
+      read.reference_pattern = reference->value("pattern", "");
+      read.reference_loop = reference->value("loop", "");
+      read.reference_bytes_moved = optional_from(*reference, "bytes_moved").value_or(0);
+      if (auto samples = reference->find("samples_ms");
+          samples != reference->end() && samples->is_array()) {
+        for (const nlohmann::json& ms : *samples) read.reference_ms.push_back(number_or_nan(ms));
+      }
+    }
+    cell.rounds = read;
+  }
+  if (auto paired = j.find("paired"); paired != j.end() && paired->is_object()) {
+    cell.paired_speedup = paired_figure_from(paired->value("speedup", nlohmann::json()));
+    cell.paired_percent_of_peak =
+        paired_figure_from(paired->value("percent_of_peak", nlohmann::json()));
   }
   if (auto output = j.find("output"); output != j.end() && output->is_object()) {
     PluginOutput kept;

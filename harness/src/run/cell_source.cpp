@@ -5,7 +5,15 @@
 #include "isolate/worker_pool.hpp"
 #include "run/in_process_source.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace plugbench {
+
+CellStep CellSource::missing_cell(int id) {
+  throw std::logic_error("the harness asked for a step of cell " + std::to_string(id) +
+                         ", which is not open");
+}
 
 std::unique_ptr<CellSource> make_cell_source(const CellSourceSettings& settings,
                                              FactsCallback on_facts) {

@@ -19,18 +19,26 @@ class InProcessSource : public CellSource {
   InProcessSource(const InProcessSource&) = delete;
   InProcessSource& operator=(const InProcessSource&) = delete;
   std::optional<CellResult> run(const PluginRecord& plugin, const CellRequest& request) override;
-  void problem_done() override {}  // the cache keeps one problem, replaced by the next
+  CellStep open(const PluginRecord& plugin, const CellRequest& request, int id) override;
+  CellStep sample(int id) override;
+  CellStep finish(int id) override;
+  // The cache keeps one problem, replaced by the next; the cells still open on it go.
+  void problem_done() override { open_cells_.clear(); }
 
  private:
   struct Entry {
     std::unique_ptr<SessionCells> cells;
     std::string why;  // the session did not open
   };
+  // The plugin's session, opened on first use.
+  Entry& session_of(const PluginRecord& plugin);
+
   int device_;
   bool calibrate_;
   FactsCallback on_facts_;
   ProblemCache problems_;
   std::map<std::string, Entry> sessions_;
+  std::map<int, std::unique_ptr<OpenCell>> open_cells_;
 };
 
 }  // namespace plugbench

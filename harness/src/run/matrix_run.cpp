@@ -18,6 +18,7 @@
 #include "record/results_document.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
+#include "run/interleaved_rounds.hpp"
 #include "run/progress.hpp"
 #include "run/rank_steps.hpp"
 #include "run/run_record.hpp"
@@ -25,6 +26,8 @@
 
 #include <iostream>
 #include <map>
+#include <memory>
+#include <random>
 
 namespace plugbench {
 namespace {
@@ -243,7 +246,21 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   install_stop_handlers();
   if (root) warn_about_frequency_scaling(std::cerr);
   progress.note("calibrating host memory bandwidth...");
-  run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
+  // Interleaved rounds keep the reference loops (and their buffers) for a pass in each round.
+  const bool interleaved = options.order == MeasurementOrder::interleaved;
+  std::unique_ptr<HostReference> reference;
+  if (interleaved) {
+    reference = std::make_unique<HostReference>();
+    run.add_host_peaks(reference->peaks(), matrix.plugins);
+  } else {
+    run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
+  }
+  // The rounds' order: one seed for the run, the same on every rank, recorded.
+  // 53 bits: exact in every JSON reader.
+  run.order_seed = options.order_seed.value_or(
+      (std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) >> 11);
+  if (!ranks.alone()) run.order_seed = std::stoull(ranks.broadcast(std::to_string(run.order_seed)));
+  RoundOrder order(run.order_seed);
   // A device plugin's device and peak come from its first session (in its worker, by default);
   // a plugin whose first session is the rank's own (distributed workloads) says its device there,
   // and is calibrated only if a worker opens a session later.
@@ -282,8 +299,12 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   for (const PlannedProblem& planned : matrix.problems) {
     if (stop != 0 || meetings.lost()) break;
     const bool distributed = planned.spec.workload->distributed();
-    std::vector<CellResult> cells = measure_problem(planned, distributed ? in_rank : *source,
-                                                    settings, progress, meetings, stop);
+    // A distributed cell's ranks meet in every call: its samples cannot wait between others'.
+    std::vector<CellResult> cells = interleaved && !distributed
+                                        ? measure_in_rounds(planned, *source, settings, progress,
+                                                            meetings, stop, order, reference.get())
+                                        : measure_problem(planned, distributed ? in_rank : *source,
+                                                          settings, progress, meetings, stop);
     derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
     progress.clear();
     const std::string cut_note = cut_table_note(cells.size(), planned.cells.size());

@@ -57,20 +57,26 @@ std::string Progress::times() const {
   return text;
 }
 
-void Progress::start_cell(const std::string& what) {
+void Progress::start_cells(const std::string& what, std::size_t count) {
   cell_ = what;
   cell_start_ = clock_();
-  ++started_;
+  started_ += count;
+  in_flight_ = count;
+  update(what);
+}
+
+void Progress::update(const std::string& what) {
   if (style_ != Style::terminal) return;
   out_ << kRewrite << "[" << started_ << "/" << total_ << ", " << times() << "] " << what;
   if (last_cell_s_ >= 0) out_ << "  (last cell " << describe_duration(last_cell_s_) << ")";
   out_ << std::flush;
 }
 
-void Progress::finish_cell() {
+void Progress::finish_cells() {
   last_cell_s_ = seconds_since(cell_start_);
   measuring_s_ += last_cell_s_;
-  ++finished_;
+  finished_ += in_flight_;
+  in_flight_ = 0;
   if (style_ != Style::log) return;
   out_ << "[" << started_ << "/" << total_ << "] " << cell_ << "  "
        << describe_duration(last_cell_s_) << "  (" << times() << ")\n"

@@ -25,9 +25,14 @@ class Progress {
   static Style style_for_stderr(bool quiet);
 
   // A cell starts (`what`: the problem and plugin/variant).
-  void start_cell(const std::string& what);
+  void start_cell(const std::string& what) { start_cells(what, 1); }
   // The cell started last has finished.
-  void finish_cell();
+  void finish_cell() { finish_cells(); }
+  // `count` cells start together (a problem's interleaved rounds), and finish together.
+  void start_cells(const std::string& what, std::size_t count);
+  void finish_cells();
+  // Where the cells in flight are (a round): on a terminal only, a log gets the finished line.
+  void update(const std::string& what);
   // A step that is not a cell (the calibration): shown on a terminal, a line in a log.
   void note(const std::string& what);
   // Clears the terminal's line, before a table is printed.
@@ -45,6 +50,7 @@ class Progress {
   std::chrono::steady_clock::time_point cell_start_{};
   std::string cell_;
   std::size_t started_ = 0;
+  std::size_t in_flight_ = 0;
   std::size_t finished_ = 0;
   double measuring_s_ = 0;  // the finished cells' time, for the estimate
   double last_cell_s_ = -1;

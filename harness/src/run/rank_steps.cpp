@@ -69,6 +69,19 @@ int RankMeetings::before_cell(int stop, bool together) {
   return meet(stop, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
 }
 
+int RankMeetings::before_round(int stop, bool more, bool& any_more) {
+  any_more = more;
+  if (!lockstep() || lost_) return stop;
+  // One number carries both: the largest 2 stop + more is the largest stop, and where no rank
+  // stops, whether any has more.
+  const int agreed =
+      meet(2 * stop + (more ? 1 : 0), cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0,
+           "before a round");
+  if (lost_) return stop;
+  any_more = agreed % 2 == 1;
+  return agreed / 2;
+}
+
 int RankMeetings::after_problem(int stop, std::size_t cells_run) {
   const double timeout_s =
       cell_timeout_s_ > 0

@@ -33,6 +33,11 @@ class RankMeetings {
   // Before a cell, in lock-step or where the ranks run the cell `together` (a distributed cell);
   // alone or with --mpi-sync none otherwise: `stop` itself.
   int before_cell(int stop, bool together = false);
+  // Before a round of interleaved samples (interleaved_rounds.hpp), in lock-step: each rank also
+  // says whether it has samples left (`more`), and `any_more` is whether any rank has; a rank
+  // with none keeps meeting until no rank has any, so that every rank meets as often. Alone or
+  // with --mpi-sync none: `stop` itself, and any_more = more.
+  int before_round(int stop, bool more, bool& any_more);
   // After a problem whose slowest rank ran `cells_run` cells since the last meeting.
   int after_problem(int stop, std::size_t cells_run);
   // Before every rank's facts are gathered; `timeout_s` bounds what the others may still be

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <ostream>
 #include <string>
@@ -29,7 +30,9 @@ struct RunRecord {
   // A run of several ranks: context.mpi (null for a run of one rank) and each cell's spread.
   nlohmann::json mpi;
   std::vector<RankSpread> spreads;
-  bool ranks_lost = false;  // a rank stopped answering: the file holds what the root had
+  bool ranks_lost = false;
+  std::uint64_t order_seed = 0;  // of the interleaved rounds' random order  // a rank stopped
+                                 // answering: the file holds what the root had
 
   // The host's peaks, held to by every available host plugin among `plugins`.
   void add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,

@@ -65,6 +65,14 @@ SessionFacts SessionCells::facts(bool calibrate) const {
 }
 
 CellResult SessionCells::run(const CellRequest& request) {
+  std::variant<CellResult, std::unique_ptr<OpenCell>> opened = open(request);
+  if (CellResult* decided = std::get_if<CellResult>(&opened)) return std::move(*decided);
+  OpenCell& cell = *std::get<std::unique_ptr<OpenCell>>(opened);
+  while (cell.wants_sample()) cell.take_sample();
+  return cell.finish();
+}
+
+std::variant<CellResult, std::unique_ptr<OpenCell>> SessionCells::open(const CellRequest& request) {
   const Workload* workload = WorkloadRegistry::instance().find(request.workload);
   const KernelRecord* kernel = plugin_.find_kernel(request.workload, request.variant);
   if (workload == nullptr || kernel == nullptr) {
@@ -80,8 +88,8 @@ CellResult SessionCells::run(const CellRequest& request) {
                       "the harness ran out of host memory generating the problem and its "
                       "reference");
   }
-  return measure_cell(*workload, problem->data, *problem->reference, session_, *kernel,
-                      request.settings, telemetry_.get());
+  return std::make_unique<OpenCell>(*workload, problem->data, *problem->reference, session_,
+                                    *kernel, request.settings, telemetry_.get());
 }
 
 }  // namespace plugbench

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace plugbench {
@@ -39,6 +40,10 @@ class SessionCells {
   // Never throws for the plugin's failures (the cell records them); std::bad_alloc outside the
   // cell's own protocol (generating the problem) becomes an `oom` cell too.
   CellResult run(const CellRequest& request);
+
+  // The cell opened for sampling a sample at a time, or the cell decided at once (no such kernel,
+  // no memory for the problem). The problem stays in the cache while the cell is open.
+  std::variant<CellResult, std::unique_ptr<OpenCell>> open(const CellRequest& request);
 
  private:
   const PluginRecord& plugin_;
