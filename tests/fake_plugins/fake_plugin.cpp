@@ -137,6 +137,7 @@ void report_openmp_cpus() {
 }
 
 void reduce_loop(plugbench::sdk::Call& call) {
+  [[maybe_unused]] const auto call_started = std::chrono::steady_clock::now();
   report_openmp_cpus();
 #ifdef FAKE_FLUSH_SPY
   report_flush(call);
@@ -179,6 +180,18 @@ void reduce_loop(plugbench::sdk::Call& call) {
     void* block = std::malloc(std::size_t{256} << 20);
     if (block == nullptr) throw std::bad_alloc();
     hoard.push_back(block);
+  }
+#endif
+#ifdef FAKE_SLOWDOWN
+  // PLUGBENCH_FAKE_SLOWDOWN=f: the same answer, then f times the call's own time spent on
+  // nothing: a slowdown of f for the comparison's A/B proof, whatever the machine.
+  if (const char* slowdown = std::getenv("PLUGBENCH_FAKE_SLOWDOWN")) {
+    const auto took = std::chrono::steady_clock::now() - call_started;
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           took * std::atof(slowdown));
+    while (std::chrono::steady_clock::now() < until) {
+    }
   }
 #endif
   *call.output<std::int64_t>(0) = sum;

@@ -66,7 +66,7 @@ void set_samples(nlohmann::json& cell, const std::vector<double>& samples, doubl
   cell["time"]["kernel"]["repetitions"] = samples.size();
 }
 
-// One real run (2 workloads x 2 sizes x 2 plugins, 5 repetitions), shared by the tests, which
+// One real run (2 workloads x 2 sizes x 2 plugins, 10 repetitions), shared by the tests, which
 // write changed copies of it.
 class Compare : public ::testing::Test {
  protected:
@@ -75,17 +75,21 @@ class Compare : public ::testing::Test {
     // One variant per plugin and workload: 8 cells.
     CommandResult r =
         run_harness({"-p", "cpu_serial,openmp", "-w", "reduce,scan", "-s", "2^10,2^12", "-v",
-                     "loop,parallel_for,two_pass", "-r", "5", "--json", base_path(), "-q"});
+                     "loop,parallel_for,two_pass", "-r", "10", "--json", base_path(), "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   }
   static void TearDownTestSuite() { folder_.reset(); }
 
   static std::string base_path() { return folder_->file("base.json"); }
   // The tests give cells the times they compare; whether the machine was busy while the real run
-  // measured them (other tests run beside this one) is left out, as a quiet machine would have it.
+  // measured them (other tests run beside this one) is left out, as a quiet machine would have it,
+  // and so are the rounds' reference passes (the time, not the time over the reference, decides).
   static nlohmann::json base() {
     nlohmann::json document = read_json(base_path());
-    for (nlohmann::json& cell : document["results"]) cell.erase("machine_load");
+    for (nlohmann::json& cell : document["results"]) {
+      cell.erase("machine_load");
+      cell.erase("rounds");
+    }
     return document;
   }
   // Writes `document` beside the base file.
@@ -119,9 +123,11 @@ TEST_F(Compare, AFileAgainstItselfIsAllSameAndExitsZero) {
 
 TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
   // This machine is shared and its repetitions overlap even at twice the time: the cell gets the
-  // steady repetitions of a quiet machine, then a copy of the file has them doubled.
+  // steady repetitions of a quiet machine, then a copy of the file has them doubled. Ten a side:
+  // five could not reach p < 0.05 over the file's 8 cells (Holm).
   nlohmann::json steady = base();
-  set_samples(cell_of(steady, "reduce", "openmp", 4096), {1.00, 1.01, 1.02, 1.03, 1.04}, 1.02);
+  set_samples(cell_of(steady, "reduce", "openmp", 4096),
+              {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}, 1.045);
   std::string steady_path = write("steady.json", steady);
   nlohmann::json slower = steady;
   scale_kernel_time(cell_of(slower, "reduce", "openmp", 4096), 2.0);
@@ -134,7 +140,10 @@ TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
   const auto& cell = row_for(rows, "reduce", "openmp", "4096");
   EXPECT_EQ(cell.at("verdict"), "slower");
   EXPECT_EQ(cell.at("ratio"), "2.000");
-  EXPECT_EQ(cell.at("p_value"), "0.012");  // 5 against 5, no overlap: see test_mann_whitney
+  EXPECT_EQ(cell.at("p_value"), "0.00018");  // 10 against 10, no overlap
+  EXPECT_EQ(cell.at("p_holm"), "0.0015");    // times the 8 cells compared
+  // Every new/base ratio of the samples: 2 x 1.00 / 1.09 ... 2 x 1.09 / 1.00.
+  EXPECT_EQ(cell.at("ratio_interval"), "1.943..2.059");
   for (const auto& row : rows) {
     if (&row != &cell) {
       EXPECT_EQ(row.at("verdict"), "same") << row.at("plugin");
@@ -157,7 +166,8 @@ TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
 // calls it too noisy, says why, and it is no regression.
 TEST_F(Compare, ACellMeasuredOnABusyMachineIsTooNoisyNotSlower) {
   nlohmann::json steady = base();
-  set_samples(cell_of(steady, "reduce", "openmp", 4096), {1.00, 1.01, 1.02, 1.03, 1.04}, 1.02);
+  set_samples(cell_of(steady, "reduce", "openmp", 4096),
+              {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}, 1.045);
   std::string steady_path = write("steady_quiet.json", steady);
   nlohmann::json slower = steady;
   nlohmann::json& cell = cell_of(slower, "reduce", "openmp", 4096);
@@ -235,9 +245,12 @@ TEST_F(Compare, NoisyRepetitionsAreTooNoisyToSay) {
   EXPECT_EQ(overlapping.at("p_value"), "0.68");
   const auto& few = row_for(rows, "scan", "openmp", "1024");
   EXPECT_EQ(few.at("verdict"), "too noisy");
-  EXPECT_EQ(few.at("why"), "3 and 3 repetitions are too few to reach p < 0.05");
-  // A looser alpha lets the second one through as slower.
-  EXPECT_EQ(run_harness({"compare", base_file, new_file, "--alpha", "0.1"}).exit_code, 1);
+  EXPECT_EQ(few.at("why"),
+            "3 and 3 repetitions are too few to reach p < 0.05 over the 8 cells compared");
+  // 3 against 3 give p = 0.081 at best, 0.65 after Holm over 8 cells: a family level of 0.7
+  // lets the second one through as slower.
+  EXPECT_EQ(run_harness({"compare", base_file, new_file, "--alpha", "0.1"}).exit_code, 0);
+  EXPECT_EQ(run_harness({"compare", base_file, new_file, "--alpha", "0.7"}).exit_code, 1);
 }
 
 TEST_F(Compare, CellsOnOneSideOnlyAreListed) {
@@ -336,9 +349,109 @@ TEST_F(Compare, MachinesThatDifferAreShownSideBySideAndPercentOfPeakIsCompared) 
   EXPECT_TRUE(contains(r.out, "0.500")) << r.out;  // half the fraction of peak
 }
 
+// Several runs a side (made in alternation, A B A B): the runs are the replication, Welch's t over
+// each run's log median decides, and a difference the runs do not agree on is too noisy.
+TEST_F(Compare, SeveralRunsASideAreComparedOverTheRuns) {
+  auto run_with = [&](const std::string& name, double openmp_factor, double all_factor) {
+    nlohmann::json run = base();
+    for (nlohmann::json& cell : run["results"]) scale_kernel_time(cell, all_factor);
+    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), openmp_factor);
+    return write(name, run);
+  };
+  // The runs of a side differ by 1-2 %; the new side's openmp reduce at 2^12 takes 1.5x.
+  const std::vector<std::string> arguments = {"compare",
+                                              "--base",
+                                              run_with("a1.json", 1.0, 1.00),
+                                              "--base",
+                                              run_with("a2.json", 1.0, 1.02),
+                                              "--base",
+                                              run_with("a3.json", 1.0, 0.99),
+                                              "--new",
+                                              run_with("b1.json", 1.5, 1.01),
+                                              "--new",
+                                              run_with("b2.json", 1.5, 0.98),
+                                              "--new",
+                                              run_with("b3.json", 1.5, 1.02),
+                                              "--format",
+                                              "csv"};
+  CommandResult r = run_harness(arguments);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto rows = csv_rows(r.out);
+  ASSERT_EQ(rows.size(), 8u) << r.out;
+  for (const auto& row : rows) {
+    const bool changed =
+        row.at("workload") == "reduce" && row.at("plugin") == "openmp" && row.at("n") == "4096";
+    EXPECT_EQ(row.at("verdict"), changed ? "slower" : "same") << row.at("plugin");
+    if (changed) {
+      EXPECT_EQ(row.at("why"), "on time (t over runs)");
+    }
+  }
+  // The same runs as two files each compared alone would not see the runs' spread: the
+  // heading names every run of each side.
+  CommandResult console =
+      run_harness(std::vector<std::string>(arguments.begin(), arguments.end() - 2));
+  EXPECT_TRUE(contains(console.out, "(3 runs)")) << console.out;
+  EXPECT_TRUE(contains(console.out, "Welch's t")) << console.out;
+  EXPECT_TRUE(contains(console.out, "REGRESSION reduce mod100 n=4096 openmp/parallel_for: 1.5"))
+      << console.out;
+  // --base goes with --new, and files by position do not mix with them.
+  EXPECT_EQ(run_harness({"compare", "--base", base_path()}).exit_code, 2);
+  CommandResult mixed =
+      run_harness({"compare", base_path(), "--base", base_path(), "--new", base_path()});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_TRUE(contains(mixed.err, "name every file with one of them")) << mixed.err;
+}
+
+// Host cells measured in rounds carry each round's pass of their reference loop: a machine that
+// lost a quarter of its bandwidth between the runs (every sample and every pass 1.33x as long) is
+// no slower kernel, while a kernel that slowed alone is.
+TEST_F(Compare, HostCellsInRoundsAreJudgedOnTheirTimeOverTheReferenceLoop) {
+  nlohmann::json run = read_json(base_path());
+  for (nlohmann::json& cell : run["results"]) {
+    cell.erase("machine_load");
+    // Steady passes: a quick calibration's loop fits in the caches and jitters.
+    for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) pass = 40.0;
+  }
+  const nlohmann::json& first = cell_of(run, "reduce", "openmp", 4096);
+  ASSERT_TRUE(first.contains("rounds") && first["rounds"].contains("reference")) << first.dump();
+  const std::string base_file = write("rounds_base.json", run);
+  std::string base_file_steady;
+  nlohmann::json slower_machine = run;
+  for (nlohmann::json& cell : slower_machine["results"]) {
+    scale_kernel_time(cell, 4.0 / 3);
+    for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) {
+      pass = pass.get<double>() * 4.0 / 3;
+    }
+  }
+  CommandResult machine = run_harness(
+      {"compare", base_file, write("slower_machine.json", slower_machine), "--format", "csv"});
+  EXPECT_EQ(machine.exit_code, 0) << machine.out << machine.err;
+  for (const auto& row : csv_rows(machine.out)) {
+    EXPECT_EQ(row.at("verdict"), "same") << row.at("plugin");
+    EXPECT_EQ(row.at("ratio"), "1.333");
+    EXPECT_EQ(row.at("normalized_ratio"), "1.000");
+  }
+  nlohmann::json slower_kernel = run;
+  nlohmann::json& changed = cell_of(slower_kernel, "reduce", "openmp", 4096);
+  // Steady samples too (ten a side reach p < 0.05 over 8 cells): this machine's overlap at 1.5x.
+  set_samples(changed, {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}, 1.045);
+  cell_of(run, "reduce", "openmp", 4096) = changed;
+  base_file_steady = write("rounds_base_steady.json", run);
+  scale_kernel_time(changed, 1.5);
+  CommandResult kernel = run_harness(
+      {"compare", base_file_steady, write("slower_kernel.json", slower_kernel), "--format", "csv"});
+  EXPECT_EQ(kernel.exit_code, 1) << kernel.out << kernel.err;
+  const auto rows = csv_rows(kernel.out);
+  const auto& row = row_for(rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(row.at("verdict"), "slower");
+  EXPECT_EQ(row.at("normalized_ratio"), "1.500");
+  EXPECT_EQ(row.at("why"), "on time over reference (U over samples)");
+}
+
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {
   nlohmann::json steady = base();
-  set_samples(cell_of(steady, "scan", "cpu_serial", 4096), {2.0, 2.1, 2.2, 2.3, 2.4}, 2.2);
+  set_samples(cell_of(steady, "scan", "cpu_serial", 4096),
+              {2.0, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7, 2.8, 2.9}, 2.45);
   std::string first = write("first.json", steady);
   scale_kernel_time(cell_of(steady, "scan", "cpu_serial", 4096), 3.0);
   std::string third = write("third.json", steady);

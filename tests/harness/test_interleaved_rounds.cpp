@@ -66,6 +66,18 @@ TEST(PairedRatios, FewRatiosGiveTheWholeRangeWithTheConfidenceItHas) {
   EXPECT_DOUBLE_EQ(one->median, 2.5);
 }
 
+// 0.5^n underflows past n = 1074: the interval must still be a 95 % one, not the median alone.
+TEST(PairedRatios, ManyRatiosStillGiveA95PercentIntervalNotThePoint) {
+  std::vector<double> ratios;
+  for (int i = 1; i <= 2000; ++i) ratios.push_back(i);
+  std::optional<PairedFigure> figure = median_with_interval(ratios);
+  ASSERT_TRUE(figure);
+  EXPECT_NEAR(figure->confidence, 0.95, 0.005);
+  // The normal approximation: n/2 -+ 1.96 sqrt(n)/2 = 1000 -+ 43.8.
+  EXPECT_NEAR(figure->low, 956, 2);
+  EXPECT_NEAR(figure->high, 1045, 2);
+}
+
 TEST(InterleavedRounds, EachSampleHasItsRoundAndPlaceAndTheSeedRepeatsTheOrder) {
   TempFolder folder;
   std::vector<nlohmann::json> runs;

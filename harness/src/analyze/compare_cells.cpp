@@ -1,7 +1,9 @@
 // compare_cells.cpp: matching cells and deciding each verdict.
 #include "analyze/compare_cells.hpp"
 
+#include "analyze/family_control.hpp"
 #include "analyze/mann_whitney.hpp"
+#include "analyze/ratio_interval.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,30 +26,117 @@ std::optional<double> finite(std::optional<double> value) {
   return value && std::isfinite(*value) ? value : std::nullopt;
 }
 
-CellSide side_of(const CellResult& cell) {
+// The most a reference loop's passes may scatter (their median absolute deviation, as a share of
+// their median) for a cell's time over them to be compared.
+constexpr double kSteadyReference = 0.10;
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Each kernel sample over the median pass of the reference loop in the same rounds; empty unless
+// every sample has its round's pass. Over the median, not each round's own pass: the run's level
+// of bandwidth is what moves between runs, and a single pass is noisier than the kernel where the
+// loop is short.
+std::vector<double> normalized_samples(const CellResult& cell) {
+  std::vector<double> normalized;
+  if (!cell.kernel || !cell.rounds) return normalized;
+  const std::vector<double>& samples = cell.kernel->samples_ms;
+  const std::vector<double>& reference = cell.rounds->reference_ms;
+  if (reference.size() != samples.size() || reference.empty()) return normalized;
+  for (double pass : reference) {
+    if (!std::isfinite(pass) || pass <= 0) return normalized;
+  }
+  const double level = median_of(reference);
+  // A loop whose passes scatter (one that fits in the caches, a machine in turmoil) is no level
+  // to measure against: the time decides then.
+  std::vector<double> deviations;
+  for (double pass : reference) deviations.push_back(std::fabs(pass - level));
+  if (median_of(deviations) > kSteadyReference * level) return normalized;
+  for (double sample : samples) {
+    if (std::isfinite(sample)) normalized.push_back(sample / level);
+  }
+  return normalized;
+}
+
+// A cell as its runs have it: the runs' figures gathered, their statuses folded into one (a
+// failed run, then a run without a time, decides).
+CellSide side_of(const std::vector<const CellResult*>& runs) {
   CellSide side;
-  side.status = cell.status;
-  side.message = cell.message;
-  if (cell.kernel) {
-    side.median_ms = finite(cell.kernel->median_ms);
-    for (double sample : cell.kernel->samples_ms) {
-      if (std::isfinite(sample)) side.samples_ms.push_back(sample);
+  side.runs = static_cast<int>(runs.size());
+  const CellResult* deciding = runs.front();
+  for (const CellResult* cell : runs) {
+    if (cell->status == status::failed) {
+      deciding = cell;
+      break;
+    }
+    if (deciding->status == status::ok && deciding->kernel &&
+        (cell->status != status::ok || !cell->kernel)) {
+      deciding = cell;
     }
   }
-  side.gbps = finite(cell.gbps);
-  side.percent_of_peak = finite(cell.percent_of_peak);
-  side.machine_load = cell.machine_load;
+  side.status = deciding->status;
+  side.message = deciding->message;
+  std::vector<double> gbps, percent;
+  bool every_run_normalized = true;
+  for (const CellResult* cell : runs) {
+    if (cell->kernel) {
+      if (std::optional<double> median = finite(cell->kernel->median_ms)) {
+        side.run_medians_ms.push_back(*median);
+      }
+      for (double sample : cell->kernel->samples_ms) {
+        if (std::isfinite(sample)) side.samples_ms.push_back(sample);
+      }
+    }
+    if (std::optional<double> rate = finite(cell->gbps)) gbps.push_back(*rate);
+    if (std::optional<double> share = finite(cell->percent_of_peak)) percent.push_back(*share);
+    const std::vector<double> normalized = normalized_samples(*cell);
+    every_run_normalized = every_run_normalized && !normalized.empty();
+    if (!normalized.empty()) {
+      side.run_normalized.push_back(median_of(normalized));
+      side.normalized.insert(side.normalized.end(), normalized.begin(), normalized.end());
+    }
+    // A busy run's load is the side's; else the first run's.
+    const bool busy_kept = side.machine_load && side.machine_load->busy;
+    if (cell->machine_load && !busy_kept && (!side.machine_load || cell->machine_load->busy)) {
+      side.machine_load = cell->machine_load;
+    }
+  }
+  if (!every_run_normalized) {
+    side.normalized.clear();
+    side.run_normalized.clear();
+  }
+  // A side whose deciding run has no time has none (its status says why).
+  if (deciding->kernel && !side.run_medians_ms.empty()) {
+    side.median_ms = median_of(side.run_medians_ms);
+  }
+  if (!gbps.empty()) side.gbps = median_of(gbps);
+  if (!percent.empty()) side.percent_of_peak = median_of(percent);
   return side;
 }
 
-// The cells of one file by key; a key seen again gets the next occurrence number.
-std::vector<std::pair<CellKey, CellSide>> keyed_cells(const std::vector<CellResult>& cells) {
-  std::vector<std::pair<CellKey, CellSide>> keyed;
-  std::map<CellKey, int> seen;
-  for (const CellResult& cell : cells) {
-    CellKey key{cell.workload, cell.distribution, cell.shape.n, cell.plugin, cell.variant};
-    key.occurrence = seen[key]++;
-    keyed.emplace_back(std::move(key), side_of(cell));
+CellKey key_of(const CellResult& cell) {
+  return {cell.workload, cell.distribution, cell.shape.n, cell.plugin, cell.variant};
+}
+
+// Every key of the runs, in the order first seen (the first run's order, then what later runs
+// add), each with the cell of every run that has it; a key seen again in one file gets the next
+// occurrence number.
+std::vector<std::pair<CellKey, std::vector<const CellResult*>>> keyed_runs(
+    const std::vector<std::vector<CellResult>>& runs) {
+  std::vector<std::pair<CellKey, std::vector<const CellResult*>>> keyed;
+  std::map<CellKey, std::size_t> index;
+  for (const std::vector<CellResult>& cells : runs) {
+    std::map<CellKey, int> seen;
+    for (const CellResult& cell : cells) {
+      CellKey key = key_of(cell);
+      key.occurrence = seen[key]++;
+      auto [it, added] = index.emplace(key, keyed.size());
+      if (added) keyed.push_back({key, {}});
+      keyed[it->second].second.push_back(&cell);
+    }
   }
   return keyed;
 }
@@ -80,7 +169,35 @@ void decide_by_status(CellComparison& c) {
   c.regression = base.median_ms && is_error_status(current.status);
 }
 
-void decide_timed(CellComparison& c, const CompareSettings& settings) {
+// The estimate, its interval and the test's p; the verdict waits for the family's adjustment.
+void estimate_timed(CellComparison& c) {
+  const CellSide& base = *c.base;
+  const CellSide& current = *c.current;
+  if (*base.median_ms <= 0 || *current.median_ms <= 0) return;
+  c.ratio = *current.median_ms / *base.median_ms;
+  // A host cell measured in rounds on both sides: its time over its rounds' median pass of the
+  // reference loop, so that a machine that lost bandwidth between the runs is not a slower kernel.
+  const bool normalized = !base.normalized.empty() && !current.normalized.empty();
+  if (normalized) {
+    c.normalized_ratio = median_of(current.normalized) / median_of(base.normalized);
+  }
+  c.decided_by = normalized ? "time over reference" : "time";
+  std::optional<RatioEstimate> estimate =
+      normalized ? ratio_from_runs(base.run_normalized, current.run_normalized)
+                 : ratio_from_runs(base.run_medians_ms, current.run_medians_ms);
+  if (!estimate) {
+    estimate = normalized ? ratio_from_samples(base.normalized, current.normalized)
+                          : ratio_from_samples(base.samples_ms, current.samples_ms);
+  }
+  if (!estimate) return;
+  c.estimate = estimate->ratio;
+  c.low = estimate->low;
+  c.high = estimate->high;
+  c.p_value = estimate->p_value;
+  c.test = estimate->test;
+}
+
+void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_t family) {
   const CellSide& base = *c.base;
   const CellSide& current = *c.current;
   if (*base.median_ms <= 0 || *current.median_ms <= 0) {
@@ -90,31 +207,34 @@ void decide_timed(CellComparison& c, const CompareSettings& settings) {
     c.detail = "a median of zero: nothing to divide";
     return;
   }
-  c.ratio = *current.median_ms / *base.median_ms;
-  if (!base.samples_ms.empty() && !current.samples_ms.empty()) {
-    c.p_value = mann_whitney_u(base.samples_ms, current.samples_ms).p_value;
-  }
-  double change = *c.ratio - 1;
+  const double change = c.estimate.value_or(*c.ratio) - 1;
   if (std::fabs(change) <= settings.threshold) {
     c.verdict = Verdict::same;
     c.label = "same";
     return;
   }
-  // Too noisy to say, unless the test tells the two sets of times apart (p < alpha).
+  // Too noisy to say, unless the test tells the two apart at the family's level.
   c.verdict = Verdict::noisy;
   c.label = "too noisy";
-  if (!c.p_value) {
+  const bool over_runs = c.test == "t over runs";
+  const std::size_t base_n = over_runs ? base.run_medians_ms.size() : base.samples_ms.size();
+  const std::size_t current_n =
+      over_runs ? current.run_medians_ms.size() : current.samples_ms.size();
+  if (!c.p_adjusted) {
     c.detail = std::string("no repetition times (samples_ms) in the ") +
                (base.samples_ms.empty() ? "base" : "new") + " file";
-  } else if (smallest_p_value(base.samples_ms.size(), current.samples_ms.size()) >=
-             settings.alpha) {
-    c.detail = std::to_string(base.samples_ms.size()) + " and " +
-               std::to_string(current.samples_ms.size()) +
-               " repetitions are too few to reach p < " + short_number(settings.alpha);
-  } else if (*c.p_value < settings.alpha) {
+  } else if (!over_runs &&
+             smallest_p_value(base_n, current_n) * static_cast<double>(family) >= settings.alpha) {
+    c.detail = std::to_string(base_n) + " and " + std::to_string(current_n) +
+               " repetitions are too few to reach p < " + short_number(settings.alpha) +
+               " over the " + std::to_string(family) + " cells compared";
+  } else if (*c.p_adjusted < settings.alpha) {
     c.verdict = change > 0 ? Verdict::slower : Verdict::faster;
     c.label = change > 0 ? "slower" : "faster";
     c.regression = change > 0;
+  } else {
+    c.detail = "p = " + short_number(*c.p_adjusted) + " after Holm over " + std::to_string(family) +
+               " cells (" + c.test + ")";
   }
   // Other processes took the machine while one side ran: the difference may be theirs.
   if (c.verdict == Verdict::slower || c.verdict == Verdict::faster) {
@@ -132,33 +252,51 @@ void decide_timed(CellComparison& c, const CompareSettings& settings) {
 
 }  // namespace
 
-std::vector<CellComparison> compare_cells(const std::vector<CellResult>& base_cells,
-                                          const std::vector<CellResult>& current_cells,
+std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResult>>& base_runs,
+                                          const std::vector<std::vector<CellResult>>& current_runs,
                                           const CompareSettings& settings) {
-  std::vector<std::pair<CellKey, CellSide>> base = keyed_cells(base_cells);
-  std::vector<std::pair<CellKey, CellSide>> current = keyed_cells(current_cells);
-  std::map<CellKey, const CellSide*> current_by_key;
-  for (const auto& [key, side] : current) current_by_key[key] = &side;
+  const auto base = keyed_runs(base_runs);
+  const auto current = keyed_runs(current_runs);
+  std::map<CellKey, const std::vector<const CellResult*>*> current_by_key;
+  for (const auto& [key, cells] : current) current_by_key[key] = &cells;
 
   std::vector<CellComparison> comparisons;
   std::map<CellKey, bool> in_base;
-  for (const auto& [key, side] : base) {
+  for (const auto& [key, cells] : base) {
     CellComparison c;
     c.key = key;
-    c.base = side;
+    c.base = side_of(cells);
     in_base[key] = true;
     if (auto match = current_by_key.find(key); match != current_by_key.end()) {
-      c.current = *match->second;
+      c.current = side_of(*match->second);
     }
     comparisons.push_back(std::move(c));
   }
-  for (const auto& [key, side] : current) {
+  for (const auto& [key, cells] : current) {
     if (in_base.count(key)) continue;
     CellComparison c;
     c.key = key;
-    c.current = side;
+    c.current = side_of(cells);
     comparisons.push_back(std::move(c));
   }
+
+  const auto timed = [](const CellComparison& c) {
+    return c.base && c.current && c.base->status != status::failed &&
+           c.current->status != status::failed && c.base->median_ms && c.current->median_ms;
+  };
+  // The family: every cell with a test, their p-values adjusted together (Holm).
+  std::vector<double> p_values;
+  std::vector<CellComparison*> tested;
+  for (CellComparison& c : comparisons) {
+    if (!timed(c)) continue;
+    estimate_timed(c);
+    if (c.p_value) {
+      p_values.push_back(*c.p_value);
+      tested.push_back(&c);
+    }
+  }
+  const std::vector<double> adjusted = holm_adjusted(p_values);
+  for (std::size_t i = 0; i < tested.size(); ++i) tested[i]->p_adjusted = adjusted[i];
 
   for (CellComparison& c : comparisons) {
     if (!c.current) {
@@ -167,11 +305,10 @@ std::vector<CellComparison> compare_cells(const std::vector<CellResult>& base_ce
     } else if (!c.base) {
       c.verdict = Verdict::only_current;
       c.label = "only in new";
-    } else if (c.base->status == status::failed || c.current->status == status::failed ||
-               !c.base->median_ms || !c.current->median_ms) {
+    } else if (!timed(c)) {
       decide_by_status(c);
     } else {
-      decide_timed(c, settings);
+      decide_timed(c, settings, std::max<std::size_t>(tested.size(), 1));
     }
   }
 

@@ -1,6 +1,9 @@
-// compare_cells.hpp: the cells of two results files matched by (workload, distribution, n, plugin,
-// variant), each given a verdict by the rule in docs/comparing-results.md: a Mann–Whitney U test
-// on the kernel's repetition times, and a threshold on the ratio of the medians.
+// compare_cells.hpp: the cells of two sides, each one results file or several runs, matched by
+// (workload, distribution, n, plugin, variant), each given a verdict by the rule in
+// docs/comparing-results.md: new over base with a 95 % interval (over samples with one run a
+// side, over runs with several), on the time over the rounds' median reference pass where both
+// sides have one (host cells measured in rounds), a threshold, and a test whose p-values are
+// Holm-adjusted over every compared cell.
 #pragma once
 
 #include "measure/cell_result.hpp"
@@ -14,19 +17,25 @@
 namespace plugbench {
 
 struct CompareSettings {
-  double threshold = 0.05;  // medians within this fraction of each other: same
-  double alpha = 0.05;      // significance level of the test
+  double threshold = 0.05;  // new/base within this fraction of 1: same
+  double alpha = 0.05;      // level of the test, for the whole family of compared cells (Holm)
 };
 
-// One side of a matched cell, as its results file has it.
+// One side of a matched cell, as its results file (or files: several runs) have it.
 struct CellSide {
-  std::string status;
+  std::string status;  // the first run's, or the first run that did not end ok
   std::string message;
-  std::optional<double> median_ms;  // the kernel's median time
+  std::optional<double> median_ms;  // the kernel's median time (several runs: their median)
   std::optional<double> gbps;
   std::optional<double> percent_of_peak;
-  std::vector<double> samples_ms;           // the kernel's repetition times
-  std::optional<MachineLoad> machine_load;  // what others took of the machine while it ran
+  std::vector<double> samples_ms;  // the kernel's repetition times, every run's
+  // Each sample over the same round's pass of the cell's reference loop, every run's; empty
+  // unless every run has them (host cells measured in rounds).
+  std::vector<double> normalized;
+  std::vector<double> run_medians_ms;  // one per run
+  std::vector<double> run_normalized;  // each run's median of `normalized`, one per run or none
+  std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
+  int runs = 0;
 };
 
 struct CellKey {
@@ -55,18 +64,26 @@ struct CellComparison {
   CellKey key;
   std::optional<CellSide> base;
   std::optional<CellSide> current;
-  std::optional<double> ratio;    // current / base median kernel time
-  std::optional<double> p_value;  // two-sided Mann–Whitney U over the repetition times
+  std::optional<double> ratio;             // current / base median kernel time
+  std::optional<double> normalized_ratio;  // the same of time over the reference loop
+  // What decided: the ratio estimated from the samples (one run a side) or the runs, with its
+  // 95 % interval, of "time" or "time over reference" (where both sides have it).
+  std::optional<double> estimate;
+  std::optional<double> low, high;
+  std::string decided_by;
+  std::string test;                  // "U over samples" or "t over runs"
+  std::optional<double> p_value;     // two-sided, of that test
+  std::optional<double> p_adjusted;  // Holm over every compared cell
   Verdict verdict = Verdict::same;
   std::string label;        // what the table shows: "slower", "FAILED (new)", "error in new", ...
   std::string detail;       // why, where the label alone does not say it
   bool regression = false;  // slower, or ran fine in base and fails or errs in new
 };
 
-// Every cell of `base_cells` and `current_cells`, grouped by workload and distribution in the order
-// they first appear, by size within a group.
-std::vector<CellComparison> compare_cells(const std::vector<CellResult>& base_cells,
-                                          const std::vector<CellResult>& current_cells,
+// Every cell of the base runs and the current runs (each a results file's cells), grouped by
+// workload and distribution in the order they first appear, by size within a group.
+std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResult>>& base_runs,
+                                          const std::vector<std::vector<CellResult>>& current_runs,
                                           const CompareSettings& settings);
 
 }  // namespace plugbench

@@ -30,6 +30,7 @@ namespace {
 
 struct CompareOptions {
   std::vector<std::string> files;
+  std::vector<std::string> base_runs, new_runs;  // --base, --new: several runs a side
   CompareSettings settings;
   OutputFormat format = OutputFormat::console;
   std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
@@ -65,6 +66,11 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "only these workloads' cells (comma list)")(
       "sizes,s", po::value<std::string>(&o.sizes),
       "only cells of these sizes, written as a run's -s takes them (2^20,1M,7680x4320)")(
+      "base", po::value<std::vector<std::string>>(&o.base_runs)->composing(),
+      "a run of the base side (repeatable): several runs a side make the runs the unit of "
+      "replication, as a shared machine needs (with --new; no files by position then)")(
+      "new", po::value<std::vector<std::string>>(&o.new_runs)->composing(),
+      "a run of the new side (repeatable), with --base")(
       "matched-only", po::bool_switch(&o.matched_only),
       "only cells that both files hold: no 'only in base' or 'only in new' rows")("help,h",
                                                                                   "this help");
@@ -74,14 +80,24 @@ po::options_description describe_compare_options(CompareOptions& o) {
 std::string compare_usage() {
   CompareOptions unused;
   std::ostringstream text;
-  text << "usage: harness compare BASE.json NEW.json [MORE.json ...]\n\n"
+  text << "usage: harness compare BASE.json NEW.json [MORE.json ...]\n"
+          "       harness compare --base A1.json --base A2.json ... --new B1.json --new B2.json "
+          "...\n\n"
           "Matches the cells of results files by workload, distribution, size, plugin and "
-          "variant, and compares each file to the first (the base): median kernel times, their "
-          "ratio, GB/s and % of peak on both sides, and a verdict:\n"
-          "  same       the medians are within --threshold of each other\n"
-          "  faster, slower   beyond it, and the Mann-Whitney U test over the repetition times "
-          "says the times differ (p < --alpha)\n"
-          "  too noisy  beyond it, but p >= alpha, or too few repetitions to reach it\n"
+          "variant, and compares each file to the first (the base), or the runs of one side to "
+          "the other's: median kernel times, new/base with its 95% interval, GB/s and % of peak "
+          "on both sides, and a verdict:\n"
+          "  same       new/base is within --threshold of 1\n"
+          "  faster, slower   beyond it, and the test says the times differ: p < --alpha after "
+          "Holm's adjustment over every compared cell (the Mann-Whitney U test over the "
+          "repetition times with one run a side, Welch's t over the runs' log medians with "
+          "several)\n"
+          "  too noisy  beyond it, but the adjusted p >= alpha, too few repetitions to reach it, "
+          "or a busy machine on either side\n"
+          "Host cells measured in rounds on both sides are compared on their time over the "
+          "median pass of the reference loop in the same rounds (norm new/base), which a machine "
+          "that lost bandwidth between "
+          "the runs does not move.\n"
           "  FAILED     a wrong answer on either side: shown, never compared\n"
           "Cells in one file only are listed (--matched-only leaves them out); -p, -w and -s "
           "compare some plugins, workloads or sizes only. See docs/comparing-results.md.\n\n"
@@ -100,7 +116,17 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
   po::variables_map values = parse_subcommand(argc, argv, visible, o.files, "compare");
   o.help = values.count("help") > 0;
   if (o.help) return o;
-  if (o.files.size() < 2) throw UsageError("compare needs two results files or more");
+  if (!o.base_runs.empty() || !o.new_runs.empty()) {
+    if (o.base_runs.empty() || o.new_runs.empty()) {
+      throw UsageError("--base and --new go together: the runs of each side");
+    }
+    if (!o.files.empty()) {
+      throw UsageError("with --base and --new, name every file with one of them ('" + o.files[0] +
+                       "' has neither)");
+    }
+  } else if (o.files.size() < 2) {
+    throw UsageError("compare needs two results files or more");
+  }
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
   o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
@@ -113,15 +139,10 @@ void say(std::ostream& out, OutputFormat format, const std::string& text) {
   out << printable_text(text) << (format == OutputFormat::md ? "\n\n" : "\n");
 }
 
-// Compares one file to the base and prints it; returns the cells compared and whether one
-// regressed.
-FileComparison compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                            const ResultsFile& current,
-                            const std::vector<CellResult>& current_cells, const CompareOptions& o,
-                            TableWriter& tables) {
+// Prints a comparison: the machines, how to read it, the tables, the summary, the regressions.
+void print_comparison(const FileComparison& comparison, const CompareOptions& o,
+                      TableWriter& tables) {
   bool csv = o.format == OutputFormat::csv;
-  FileComparison comparison =
-      compare_files(base, base_cells, current, current_cells, o.settings, csv);
   // CSV holds the cells alone; what people read goes to stderr.
   std::ostream& text = csv ? std::cerr : std::cout;
   OutputFormat text_format = csv ? OutputFormat::console : o.format;
@@ -135,7 +156,42 @@ FileComparison compare_pair(const ResultsFile& base, const std::vector<CellResul
   if (!csv) text << "\n";
   say(text, text_format, comparison.summary);
   for (const std::string& line : comparison.regressions) say(text, text_format, line);
+}
+
+// Compares one file to the base and prints it.
+FileComparison compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                            const ResultsFile& current,
+                            const std::vector<CellResult>& current_cells, const CompareOptions& o,
+                            TableWriter& tables) {
+  FileComparison comparison = compare_files(base, base_cells, current, current_cells, o.settings,
+                                            o.format == OutputFormat::csv);
+  print_comparison(comparison, o, tables);
   return comparison;
+}
+
+// Compares the runs of one side to the other's and prints it.
+FileComparison compare_runs(const ComparedSide& base, const ComparedSide& current,
+                            const CompareOptions& o, TableWriter& tables) {
+  FileComparison comparison =
+      compare_sides(base, current, o.settings, o.format == OutputFormat::csv);
+  print_comparison(comparison, o, tables);
+  return comparison;
+}
+
+// --matched-only over runs: the cells some run of each side has.
+void keep_matched_runs(std::vector<std::vector<CellResult>>& base,
+                       std::vector<std::vector<CellResult>>& current) {
+  std::vector<CellResult> all_base, all_current;
+  for (const auto& run : base) all_base.insert(all_base.end(), run.begin(), run.end());
+  for (const auto& run : current) all_current.insert(all_current.end(), run.begin(), run.end());
+  for (auto& run : base) {
+    std::vector<CellResult> others = all_current;
+    keep_matched(run, others);
+  }
+  for (auto& run : current) {
+    std::vector<CellResult> others = all_base;
+    keep_matched(others, run);
+  }
 }
 
 // Whether the file's run finished; an interrupted one says so ("complete": false).
@@ -168,6 +224,11 @@ int run_compare(int argc, const char* const* argv) {
     std::cout << compare_usage();
     return kCompareNoRegression;
   }
+  const bool by_runs = !options.base_runs.empty();
+  if (by_runs) {
+    options.files = options.base_runs;
+    options.files.insert(options.files.end(), options.new_runs.begin(), options.new_runs.end());
+  }
   std::vector<ResultsFile> files;
   std::vector<std::vector<CellResult>> cells;
   try {
@@ -184,12 +245,24 @@ int run_compare(int argc, const char* const* argv) {
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (is_complete(files[i])) continue;
     std::cerr << incomplete_warning(files[i]) << "\n";
-    newer_incomplete = newer_incomplete || i > 0;
+    newer_incomplete = newer_incomplete || (by_runs ? i >= options.base_runs.size() : i > 0);
   }
   TableWriter tables(std::cout, options.format);
   bool regression = false;
   std::vector<std::string> compared_nothing;
-  for (std::size_t i = 1; i < files.size(); ++i) {
+  if (by_runs) {
+    ComparedSide base, current;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      ComparedSide& side = i < options.base_runs.size() ? base : current;
+      side.files.push_back(&files[i]);
+      side.cells.push_back(cells[i]);
+    }
+    if (options.selection.matched_only) keep_matched_runs(base.cells, current.cells);
+    FileComparison outcome = compare_runs(base, current, options, tables);
+    regression = !outcome.regressions.empty();
+    if (outcome.compared == 0) compared_nothing.push_back("the new runs");
+  }
+  for (std::size_t i = 1; i < files.size() && !by_runs; ++i) {
     if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
     std::vector<CellResult> base_cells = cells[0], current_cells = cells[i];
     if (options.selection.matched_only) keep_matched(base_cells, current_cells);

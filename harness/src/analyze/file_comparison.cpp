@@ -47,9 +47,24 @@ std::string cell_name(const CellComparison& c) {
          c.key.plugin + "/" + c.key.variant;
 }
 
+// "0.98..1.03": the interval of the ratio that decided.
+std::string interval_text(const CellComparison& c) {
+  if (!c.low || !c.high) return "";
+  return number_text(*c.low, "%.3f") + ".." + number_text(*c.high, "%.3f");
+}
+
+// "a.json", or "a.json, b.json (2 runs)".
+std::string side_names(const ComparedSide& side) {
+  std::vector<std::string> names;
+  for (const ResultsFile* file : side.files) names.push_back(file->path);
+  std::string text = join(names);
+  if (names.size() > 1) text += " (" + std::to_string(names.size()) + " runs)";
+  return text;
+}
+
 // One table per workload and distribution.
 std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparisons,
-                                   const ResultsFile& base, const ResultsFile& current,
+                                   const std::string& base_names, const std::string& current_names,
                                    bool peak_ratio) {
   std::vector<TextTable> tables;
   for (const CellComparison& c : comparisons) {
@@ -57,8 +72,8 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
         tables.back().context[3].second != c.key.distribution) {
       TextTable table;
       table.title = c.key.workload + "  distribution " + c.key.distribution;
-      table.context = {{"base", base.path},
-                       {"new", current.path},
+      table.context = {{"base", base_names},
+                       {"new", current_names},
                        {"workload", c.key.workload},
                        {"distribution", c.key.distribution}};
       table.columns = {{"n", "n"},
@@ -67,12 +82,15 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
                        {"base ms", "base_ms"},
                        {"new ms", "new_ms"},
                        {"new/base", "ratio"},
+                       {"norm new/base", "normalized_ratio"},
+                       {"95% CI", "ratio_interval", true},
                        {"base GB/s", "base_gbps"},
                        {"new GB/s", "new_gbps"},
                        {"base %peak", "base_percent_of_peak"},
                        {"new %peak", "new_percent_of_peak"}};
       if (peak_ratio) table.columns.push_back({"%peak new/base", "percent_of_peak_ratio"});
       table.columns.push_back({"p", "p_value"});
+      table.columns.push_back({"p Holm", "p_holm"});
       table.columns.push_back({"verdict", "verdict", true});
       table.columns.push_back({"why", "why", true});
       tables.push_back(std::move(table));
@@ -87,6 +105,8 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
                  format_ms(b.median_ms),
                  format_ms(n.median_ms),
                  format_number(c.ratio, 3),
+                 format_number(c.normalized_ratio, 3),
+                 interval_text(c),
                  format_rate(b.gbps),
                  format_rate(n.gbps),
                  format_number(b.percent_of_peak, 1),
@@ -98,7 +118,12 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
       }
       row.cells.push_back(format_number(ratio, 3));
     }
-    row.cells.insert(row.cells.end(), {p_text(c.p_value), c.label, c.detail});
+    std::string why = c.detail;
+    // Which ratio decided, and from what replication, where a test did.
+    if (why.empty() && c.p_adjusted && c.verdict != Verdict::same) {
+      why = "on " + c.decided_by + " (" + c.test + ")";
+    }
+    row.cells.insert(row.cells.end(), {p_text(c.p_value), p_text(c.p_adjusted), c.label, why});
     row.alert = c.regression || c.verdict == Verdict::failed;
     tables.back().rows.push_back(std::move(row));
   }
@@ -129,16 +154,15 @@ std::string summary_text(const std::vector<CellComparison>& comparisons) {
 
 }  // namespace
 
-FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                             const ResultsFile& current,
-                             const std::vector<CellResult>& current_cells,
+FileComparison compare_sides(const ComparedSide& base, const ComparedSide& current,
                              const CompareSettings& settings, bool peak_ratio_always) {
-  std::vector<CellComparison> comparisons = compare_cells(base_cells, current_cells, settings);
-  Facts base_facts = machine_facts(base.document);
-  Facts current_facts = machine_facts(current.document);
+  std::vector<CellComparison> comparisons = compare_cells(base.cells, current.cells, settings);
+  Facts base_facts = machine_facts(base.files.front()->document);
+  Facts current_facts = machine_facts(current.files.front()->document);
   std::vector<std::string> differences = hardware_differences(base_facts, current_facts);
+  const std::string base_names = side_names(base), current_names = side_names(current);
   FileComparison result;
-  result.heading = "base: " + base.path + "    new: " + current.path;
+  result.heading = "base: " + base_names + "    new: " + current_names;
   result.machines = machines_table(base_facts, current_facts);
   if (!differences.empty()) {
     result.remarks.push_back(
@@ -146,25 +170,42 @@ FileComparison compare_files(const ResultsFile& base, const std::vector<CellResu
         "): a ratio of times measures the hardware as well as the code, so % of peak (each "
         "against its own machine's measured peak) is compared too: the %peak new/base column.");
   }
+  const bool runs = base.files.size() > 1 && current.files.size() > 1;
   result.remarks.push_back(
-      "Verdicts on the kernel's repetition times: same within " +
+      "Verdicts: new/base estimated with a 95% interval " +
+      std::string(runs ? "over the runs (Welch's t over each run's log median: the runs are the "
+                         "replication)"
+                       : "over the samples (Hodges-Lehmann with the Mann-Whitney U test; one run "
+                         "a side cannot see how much runs differ: several runs a side can)") +
+      ", on the time over the median pass of the reference loop in the same rounds where both "
+      "sides have one (host cells "
+      "measured in rounds: norm new/base), else on the time; same within " +
       number_text(100 * settings.threshold, "%g") +
-      "% of the base median; beyond it, faster or slower where the two-sided Mann-Whitney U test "
-      "gives p < " +
+      "%; beyond it, faster or slower where the test's p, Holm-adjusted over every compared "
+      "cell, is below " +
       number_text(settings.alpha, "%g") + ", else too noisy to say.");
-  result.tables =
-      cell_tables(comparisons, base, current, !differences.empty() || peak_ratio_always);
-  result.summary = current.path + " against " + base.path + ": " + summary_text(comparisons);
+  result.tables = cell_tables(comparisons, base_names, current_names,
+                              !differences.empty() || peak_ratio_always);
+  result.summary = current_names + " against " + base_names + ": " + summary_text(comparisons);
   result.compared = compared_count(comparisons);
   for (const CellComparison& c : comparisons) {
     if (!c.regression) continue;
-    std::string what =
-        c.verdict == Verdict::slower
-            ? number_text(*c.ratio, "%.2fx") + " the base time, p = " + p_text(c.p_value)
-            : c.label + (c.detail.empty() ? "" : ": " + c.detail);
+    std::string what = c.verdict == Verdict::slower
+                           ? number_text(c.estimate.value_or(*c.ratio), "%.2fx") +
+                                 " the base time (" + interval_text(c) + ", on " + c.decided_by +
+                                 "), p = " + p_text(c.p_adjusted) + " after Holm"
+                           : c.label + (c.detail.empty() ? "" : ": " + c.detail);
     result.regressions.push_back("REGRESSION " + cell_name(c) + ": " + what);
   }
   return result;
+}
+
+FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
+                             const ResultsFile& current,
+                             const std::vector<CellResult>& current_cells,
+                             const CompareSettings& settings, bool peak_ratio_always) {
+  return compare_sides({{&base}, {base_cells}}, {{&current}, {current_cells}}, settings,
+                       peak_ratio_always);
 }
 
 }  // namespace plugbench

@@ -23,8 +23,19 @@ struct FileComparison {
   int compared = 0;  // cells whose times were compared (faster, slower, same or too noisy)
 };
 
-// `current` against `base` (their cells as read, multi-rank files collapsed). The tables carry a
-// "%peak new/base" column when the CPUs or GPUs differ, or always with `peak_ratio_always`.
+// One side of a comparison: one results file, or several runs of the same matrix (made in
+// alternation with the other side's, ideally: A B A B).
+struct ComparedSide {
+  std::vector<const ResultsFile*> files;
+  std::vector<std::vector<CellResult>> cells;  // each file's, as read (multi-rank collapsed)
+};
+
+// `current` against `base`. The tables carry a "%peak new/base" column when the CPUs or GPUs
+// differ, or always with `peak_ratio_always`.
+FileComparison compare_sides(const ComparedSide& base, const ComparedSide& current,
+                             const CompareSettings& settings, bool peak_ratio_always);
+
+// One file a side.
 FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
                              const ResultsFile& current,
                              const std::vector<CellResult>& current_cells,

@@ -448,7 +448,7 @@ std::optional<CellResult> WorkerPool::run(const PluginRecord& plugin, const Cell
 }
 
 std::optional<WorkerPool::Answer> WorkerPool::ready_worker(const PluginRecord& plugin,
-                                                           const CellRequest& request) {
+                                                           const CellRequest& request, bool held) {
   PluginState& state = plugins_[plugin.name];
   Answer answer;
   if (state.worker && has_ended(*state.worker)) {
@@ -465,7 +465,7 @@ std::optional<WorkerPool::Answer> WorkerPool::ready_worker(const PluginRecord& p
     answer.decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
     return answer;
   }
-  if (state.failures > settings_.max_restarts) {
+  if (state.failures > settings_.max_restarts && !held) {
     answer.decided = unrun_cell(
         plugin, request, status::skipped,
         "the worker of " + plugin.name + " crashed or timed out " + std::to_string(state.failures) +
@@ -626,10 +626,11 @@ CellStep WorkerPool::held_step(int id, const nlohmann::json& message) {
   auto it = held_.find(id);
   if (it == held_.end()) return missing_cell(id);
   HeldCell& held = it->second;
+  // What a replacement worker says while it starts is no held cell's.
+  cell_output_.clear();
+  std::optional<Answer> decided = ready_worker(*held.plugin, held.request, true);
   cell_output_ = held.output;
-  if (std::optional<Answer> decided = ready_worker(*held.plugin, held.request)) {
-    return step_of(id, std::move(*decided));
-  }
+  if (decided) return step_of(id, std::move(*decided));
   PluginState& state = plugins_[held.plugin->name];
   if (held.generation != state.generation) {
     // Its worker died in another cell: opened again in this one, its samples so far kept.

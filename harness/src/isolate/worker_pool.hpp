@@ -128,8 +128,10 @@ class WorkerPool : public CellSource {
                       CellResult& decided);
   std::optional<CellResult> run_in_worker(const PluginRecord& plugin, const CellRequest& request);
   // The plugin's worker, started (and its session opened) if it has none; the cell decided when
-  // no worker can run it.
-  std::optional<Answer> ready_worker(const PluginRecord& plugin, const CellRequest& request);
+  // no worker can run it. A `held` cell (open, its samples taken in a worker that died in another
+  // cell) may start one past --max-restarts: the limit stops new cells, not finished work.
+  std::optional<Answer> ready_worker(const PluginRecord& plugin, const CellRequest& request,
+                                     bool held = false);
   // Sends `message` about the request's cell to the plugin's worker (ready) and waits for the
   // reply; a worker that dies or overruns decides the cell.
   Answer exchange(const PluginRecord& plugin, const CellRequest& request, nlohmann::json message);

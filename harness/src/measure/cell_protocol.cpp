@@ -238,7 +238,8 @@ struct OpenCell::State {
   MeasureSettings measure_with;
   std::string name;
   double flush_ms = 0;
-  bool ended = false;  // a call ended the cell early: no more samples
+  bool ended = false;   // a call ended the cell early: no more samples
+  bool paused = false;  // other cells ran since its last sample
   std::vector<double> samples_ms;
   std::int64_t iterations = 1;
   // The telemetry around each stretch of samples; the one open, if any.
@@ -359,18 +360,32 @@ std::optional<double> OpenCell::take_sample() {
   State& s = *state_;
   if (!wants_sample()) return std::nullopt;
   try {
-    if (s.telemetry && !s.window_start) s.window_start = s.telemetry->read();
     const std::function<void()> call = [&s] {
       call_kernel(s.session, s.kernel, s.params, s.buffers->view);
     };
+    // With warm caches the cell's data must be where its last call left it: other cells ran
+    // since (interleaved rounds), so an untimed call, outside the telemetry window, puts it back,
+    // as the sample before would.
+    if (s.settings.cache == CacheMode::warm && s.paused) {
+      call();
+      s.session.sync();
+    }
+    s.paused = false;
+    if (s.telemetry && !s.window_start) s.window_start = s.telemetry->read();
     // One repetition: with --min-time, Google Benchmark repeats the call until it fills the time
-    // and gives the mean per call.
-    Measurement one = measure(s.name, {1, s.measure_with.min_time}, [&] {
+    // and gives the mean per call; the count its first repetition found serves the rest.
+    const std::int64_t found =
+        s.measure_with.min_time > 0 && !s.samples_ms.empty() ? s.iterations : 0;
+    Measurement one = measure(s.name, {1, s.measure_with.min_time, found}, [&] {
       Sample sample;
       sample.total_ms = s.timer->sample(call, s.settings.cache == CacheMode::cold);
       return sample;
     });
-    if (one.total.samples_ms.empty()) return std::nullopt;
+    if (one.total.samples_ms.empty()) {
+      throw PluginCallError(PB_ERROR,
+                            "the harness's sampling (Google Benchmark) returned no repetition; "
+                            "is BENCHMARK_FILTER or another BENCHMARK_ variable set?");
+    }
     s.iterations = one.total.iterations;
     s.samples_ms.push_back(one.total.samples_ms.front());
     return s.samples_ms.back();
@@ -392,6 +407,7 @@ void OpenCell::continue_from(const std::vector<double>& samples_ms, int repetiti
 
 void OpenCell::pause() {
   state_->close_window();
+  state_->paused = true;
 }
 
 CellResult OpenCell::finish() {

@@ -160,7 +160,9 @@ Measurement measure(const std::string& name, const MeasureSettings& settings,
       ->Repetitions(std::max(1, settings.repetitions))
       ->ComputeStatistics("min", &minimum)
       ->ComputeStatistics("max", &maximum);
-  if (settings.min_time > 0) {
+  if (settings.iterations > 0) {
+    bench->Iterations(settings.iterations);
+  } else if (settings.min_time > 0) {
     bench->MinTime(settings.min_time);
   } else {
     bench->Iterations(1);

@@ -40,6 +40,9 @@ struct Measurement {
 struct MeasureSettings {
   int repetitions = 10;
   double min_time = 0;  // seconds per repetition; 0 means exactly one call per repetition
+  // Calls per repetition, as a first repetition under min_time found them (0: found anew), so
+  // that samples taken one at a time pay Google Benchmark's search for the count only once.
+  std::int64_t iterations = 0;
 };
 
 // An exception thrown by a sample ends the measurement; measure() rethrows it.

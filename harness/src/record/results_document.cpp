@@ -9,23 +9,25 @@ namespace plugbench {
 namespace {
 
 nlohmann::json settings_json(const Options& options, const RunRecord& run) {
-  return {{"cache", to_string(options.cache)},
-          {"order", to_string(options.order)},
-          {"order_seed", run.order_seed},
-          {"host_memory", to_string(options.host_memory)},
-          {"repetitions", options.repetitions ? nlohmann::json(*options.repetitions)
-                                              : nlohmann::json("automatic")},
-          {"min_time_s", options.min_time},
-          {"warmup", options.warmup},
-          {"cell_budget_s", options.cell_budget},
-          {"throttle_threshold", options.throttle_threshold},
-          {"baseline", options.baseline},
-          {"device", options.device},
-          {"isolation", to_string(options.isolation)},
-          {"timeout_s", options.timeout},
-          {"max_restarts", options.max_restarts},
-          {"mpi_sync", options.mpi_lockstep ? "lockstep" : "none"},
-          {"outlier_threshold", options.outlier_threshold}};
+  return {
+      {"cache", to_string(options.cache)},
+      {"order", to_string(options.order)},
+      {"order_seed", options.order == MeasurementOrder::interleaved ? nlohmann::json(run.order_seed)
+                                                                    : nlohmann::json(nullptr)},
+      {"host_memory", to_string(options.host_memory)},
+      {"repetitions",
+       options.repetitions ? nlohmann::json(*options.repetitions) : nlohmann::json("automatic")},
+      {"min_time_s", options.min_time},
+      {"warmup", options.warmup},
+      {"cell_budget_s", options.cell_budget},
+      {"throttle_threshold", options.throttle_threshold},
+      {"baseline", options.baseline},
+      {"device", options.device},
+      {"isolation", to_string(options.isolation)},
+      {"timeout_s", options.timeout},
+      {"max_restarts", options.max_restarts},
+      {"mpi_sync", options.mpi_lockstep ? "lockstep" : "none"},
+      {"outlier_threshold", options.outlier_threshold}};
 }
 
 // The plugin as loaded, with the peaks its cells were held to and the CPUs its process could use.

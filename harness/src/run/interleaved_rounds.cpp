@@ -116,7 +116,9 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
   for (int round = 0; !halted; ++round) {
     std::vector<RoundEntry> entries = next_round(slots, reference);
     bool any_more = false;
-    stop = meetings.before_round(std::max(stop, stop_signal_number()), !entries.empty(), any_more);
+    // A round may take a sample and a reopening of each cell.
+    stop = meetings.before_round(std::max(stop, stop_signal_number()), !entries.empty(), any_more,
+                                 2 * slots.size());
     halted = stop != 0 || meetings.lost();
     if (halted || !any_more) break;
     reference_ms.emplace_back();

@@ -248,8 +248,12 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   progress.note("calibrating host memory bandwidth...");
   // Interleaved rounds keep the reference loops (and their buffers) for a pass in each round.
   const bool interleaved = options.order == MeasurementOrder::interleaved;
+  bool host_plugins = false;
+  for (const PluginRecord* plugin : matrix.plugins) {
+    host_plugins = host_plugins || plugin->memory_space != PB_MEMORY_DEVICE;
+  }
   std::unique_ptr<HostReference> reference;
-  if (interleaved) {
+  if (interleaved && host_plugins) {
     reference = std::make_unique<HostReference>();
     run.add_host_peaks(reference->peaks(), matrix.plugins);
   } else {

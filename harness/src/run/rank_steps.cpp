@@ -69,14 +69,16 @@ int RankMeetings::before_cell(int stop, bool together) {
   return meet(stop, cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0, "before a cell");
 }
 
-int RankMeetings::before_round(int stop, bool more, bool& any_more) {
+int RankMeetings::before_round(int stop, bool more, bool& any_more, std::size_t steps) {
   any_more = more;
   if (!lockstep() || lost_) return stop;
   // One number carries both: the largest 2 stop + more is the largest stop, and where no rank
   // stops, whether any has more.
-  const int agreed =
-      meet(2 * stop + (more ? 1 : 0), cell_timeout_s_ > 0 ? cell_timeout_s_ + kMeetingSlack_s : 0,
-           "before a round");
+  const double wait_s =
+      cell_timeout_s_ > 0
+          ? static_cast<double>(std::max<std::size_t>(steps, 1)) * cell_timeout_s_ + kMeetingSlack_s
+          : 0;
+  const int agreed = meet(2 * stop + (more ? 1 : 0), wait_s, "before a round");
   if (lost_) return stop;
   any_more = agreed % 2 == 1;
   return agreed / 2;
@@ -85,8 +87,8 @@ int RankMeetings::before_round(int stop, bool more, bool& any_more) {
 int RankMeetings::after_problem(int stop, std::size_t cells_run) {
   const double timeout_s =
       cell_timeout_s_ > 0
-          ? (lockstep() ? 1.0 : static_cast<double>(std::max<std::size_t>(cells_run, 1))) *
-                    cell_timeout_s_ +
+          // In lock-step too: a problem in rounds finishes all its cells after the last meeting.
+          ? static_cast<double>(std::max<std::size_t>(cells_run, 1)) * cell_timeout_s_ +
                 kMeetingSlack_s
           : 0;
   return meet(stop, timeout_s, "at the end of a problem");

@@ -35,9 +35,10 @@ class RankMeetings {
   int before_cell(int stop, bool together = false);
   // Before a round of interleaved samples (interleaved_rounds.hpp), in lock-step: each rank also
   // says whether it has samples left (`more`), and `any_more` is whether any rank has; a rank
-  // with none keeps meeting until no rank has any, so that every rank meets as often. Alone or
-  // with --mpi-sync none: `stop` itself, and any_more = more.
-  int before_round(int stop, bool more, bool& any_more);
+  // with none keeps meeting until no rank has any, so that every rank meets as often. The wait is
+  // bounded by --timeout for each of the `steps` a round may take (its cells' samples, and their
+  // reopening after a crash). Alone or with --mpi-sync none: `stop` itself, any_more = more.
+  int before_round(int stop, bool more, bool& any_more, std::size_t steps);
   // After a problem whose slowest rank ran `cells_run` cells since the last meeting.
   int after_problem(int stop, std::size_t cells_run);
   // Before every rank's facts are gathered; `timeout_s` bounds what the others may still be
