@@ -431,6 +431,19 @@ TEST_F(Compare, HostCellsInRoundsAreJudgedOnTheirTimeOverTheReferenceLoop) {
     EXPECT_EQ(row.at("ratio"), "1.333");
     EXPECT_EQ(row.at("normalized_ratio"), "1.000");
   }
+  // The loop alone slowed (a neighbour on its cores): over it every kernel looks 25 % faster,
+  // but no time moved, so no cell is called faster.
+  nlohmann::json slower_loop = run;
+  for (nlohmann::json& cell : slower_loop["results"]) {
+    for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) pass = 50.0;
+  }
+  CommandResult loop = run_harness(
+      {"compare", base_file, write("slower_loop.json", slower_loop), "--format", "csv"});
+  EXPECT_EQ(loop.exit_code, 0) << loop.out << loop.err;
+  for (const auto& row : csv_rows(loop.out)) {
+    EXPECT_NE(row.at("verdict"), "faster") << row.at("plugin") << " " << row.at("why");
+    EXPECT_EQ(row.at("normalized_ratio"), "0.800");
+  }
   nlohmann::json slower_kernel = run;
   nlohmann::json& changed = cell_of(slower_kernel, "reduce", "openmp", 4096);
   // Steady samples too (ten a side reach p < 0.05 over 8 cells): this machine's overlap at 1.5x.

@@ -236,6 +236,19 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.detail = "p = " + short_number(*c.p_adjusted) + " after Holm over " + std::to_string(family) +
                " cells (" + c.test + ")";
   }
+  // Over the reference, a verdict stands only where the time moved the same way beyond the
+  // threshold too: a reference loop that moved alone (a neighbour on its cores, a loop in the
+  // caches) must not make an unchanged kernel slower.
+  if ((c.verdict == Verdict::slower || c.verdict == Verdict::faster) && c.normalized_ratio) {
+    const double raw_change = *c.ratio - 1;
+    if (std::fabs(raw_change) <= settings.threshold || (raw_change > 0) != (change > 0)) {
+      c.verdict = Verdict::noisy;
+      c.label = "too noisy";
+      c.regression = false;
+      c.detail = "the reference loop moved between the runs: over it new/base is " +
+                 short_number(*c.normalized_ratio) + ", the time's is " + short_number(*c.ratio);
+    }
+  }
   // Other processes took the machine while one side ran: the difference may be theirs.
   if (c.verdict == Verdict::slower || c.verdict == Verdict::faster) {
     for (const auto& [side, name] : {std::pair{&base, "base"}, std::pair{&current, "new"}}) {

@@ -55,7 +55,7 @@ class HostReference {
   HostReference(const HostReference&) = delete;
   HostReference& operator=(const HostReference&) = delete;
   const std::vector<PeakBandwidth>& peaks() const;
-  // One timed pass of the pattern's fastest loop.
+  // One timed pass of the pattern's fastest loop, over half of each buffer.
   HostReferencePass pass(MemoryPattern pattern) const;
 
  private:
