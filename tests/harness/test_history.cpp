@@ -157,7 +157,11 @@ TEST(HistoryList, ShowsEachRunWithItsMachineCommitAndFile) {
   EXPECT_EQ(rows[1]["time"], "2026-11-02T02:00:00Z");
   EXPECT_EQ(rows[1]["cells"], "2");
   EXPECT_EQ(rows[1]["source_file"], folder.file("night1.json"));
-  EXPECT_TRUE(contains(rows[1]["machine"], "vm (AMD EPYC)")) << rows[1]["machine"];
+  // The machine as the runs name it: the committed file's host and CPU.
+  const nlohmann::json host = base_run()["context"]["host"];
+  const std::string machine =
+      host["name"].get<std::string>() + " (" + host["cpu"].get<std::string>() + ")";
+  EXPECT_TRUE(contains(rows[1]["machine"], machine)) << rows[1]["machine"] << " / " << machine;
 }
 
 TEST(HistoryTrend, ShowsTheCellsMedianAtEachRunOldestFirst) {
