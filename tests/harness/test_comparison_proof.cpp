@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -49,25 +50,38 @@ CommandResult compare_runs(const std::vector<std::string>& base,
   return run_harness(arguments);
 }
 
-void expect_no_verdict(const CommandResult& r) {
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+// The cells called faster or slower.
+int verdicts(const CommandResult& r) {
+  EXPECT_NE(r.exit_code, 2) << r.out << r.err;
+  int called = 0;
   for (const auto& row : csv_rows(r.out)) {
-    EXPECT_NE(row.at("verdict"), "slower") << row.at("plugin") << " n=" << row.at("n");
-    EXPECT_NE(row.at("verdict"), "faster") << row.at("plugin") << " n=" << row.at("n");
+    const bool differs = row.at("verdict") == "slower" || row.at("verdict") == "faster";
+    called += differs ? 1 : 0;
+    if (differs) {
+      std::cout << "called " << row.at("verdict") << ": " << row.at("plugin")
+                << " n=" << row.at("n") << " " << row.at("ratio") << " " << row.at("ratio_interval")
+                << " " << row.at("why") << "\n";
+    }
   }
+  return called;
 }
 
-// Three pairs of one build, a b a b a b: no cell is called faster or slower, pair by pair (one run
-// a side) or three runs a side.
+// Three pairs of one build, a b a b a b. Three runs a side, as the docs recommend: no cell called
+// faster or slower. Pair by pair (one run a side, which cannot see how much runs differ): at most
+// one over the three pairs, as issue #33 asks of the H200.
 TEST(ComparisonProof, RunsOfOneBuildAreNeverCalledDifferent) {
   TempFolder folder;
   std::vector<std::string> a, b;
+  int pairwise = 0;
   for (int i = 1; i <= 3; ++i) {
     a.push_back(run_once(folder, "a" + std::to_string(i) + ".json", nullptr));
     b.push_back(run_once(folder, "b" + std::to_string(i) + ".json", nullptr));
-    expect_no_verdict(run_harness({"compare", a.back(), b.back(), "--format", "csv"}));
+    pairwise += verdicts(run_harness({"compare", a.back(), b.back(), "--format", "csv"}));
   }
-  expect_no_verdict(compare_runs(a, b));
+  EXPECT_LE(pairwise, 1);
+  CommandResult runs = compare_runs(a, b);
+  EXPECT_EQ(runs.exit_code, 0) << runs.out << runs.err;
+  EXPECT_EQ(verdicts(runs), 0) << runs.out;
 }
 
 // A plugin made 15 % slower, three runs a side: its cell slower, the baseline's same. Not yet

@@ -66,16 +66,16 @@ std::vector<double> normalized_samples(const CellResult& cell) {
 CellSide side_of(const std::vector<const CellResult*>& runs) {
   CellSide side;
   side.runs = static_cast<int>(runs.size());
+  // Whatever the order of the runs: a wrong answer, then an error of the plugin's, then any other
+  // run without a time, decides.
+  const auto weight = [](const CellResult& cell) {
+    if (cell.status == status::failed) return 3;
+    if (is_error_status(cell.status)) return 2;
+    return cell.status != status::ok || !cell.kernel ? 1 : 0;
+  };
   const CellResult* deciding = runs.front();
   for (const CellResult* cell : runs) {
-    if (cell->status == status::failed) {
-      deciding = cell;
-      break;
-    }
-    if (deciding->status == status::ok && deciding->kernel &&
-        (cell->status != status::ok || !cell->kernel)) {
-      deciding = cell;
-    }
+    if (weight(*cell) > weight(*deciding)) deciding = cell;
   }
   side.status = deciding->status;
   side.message = deciding->message;
@@ -93,7 +93,15 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
     if (std::optional<double> rate = finite(cell->gbps)) gbps.push_back(*rate);
     if (std::optional<double> share = finite(cell->percent_of_peak)) percent.push_back(*share);
     const std::vector<double> normalized = normalized_samples(*cell);
-    every_run_normalized = every_run_normalized && !normalized.empty();
+    // Over one loop only: a run over another (another pattern's, another fastest loop, another
+    // buffer size) is another yardstick.
+    const std::string reference =
+        normalized.empty() ? ""
+                           : cell->rounds->reference_pattern + " " + cell->rounds->reference_loop +
+                                 " " + std::to_string(cell->rounds->reference_bytes_moved);
+    if (side.reference.empty()) side.reference = reference;
+    every_run_normalized =
+        every_run_normalized && !normalized.empty() && reference == side.reference;
     if (!normalized.empty()) {
       side.run_normalized.push_back(median_of(normalized));
       side.normalized.insert(side.normalized.end(), normalized.begin(), normalized.end());
@@ -107,6 +115,7 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   if (!every_run_normalized) {
     side.normalized.clear();
     side.run_normalized.clear();
+    side.reference.clear();
   }
   // A side whose deciding run has no time has none (its status says why).
   if (deciding->kernel && !side.run_medians_ms.empty()) {
@@ -177,22 +186,33 @@ void estimate_timed(CellComparison& c) {
   c.ratio = *current.median_ms / *base.median_ms;
   // A host cell measured in rounds on both sides: its time over its rounds' median pass of the
   // reference loop, so that a machine that lost bandwidth between the runs is not a slower kernel.
-  const bool normalized = !base.normalized.empty() && !current.normalized.empty();
+  const bool normalized = !base.normalized.empty() && !current.normalized.empty() &&
+                          base.reference == current.reference;
   if (normalized) {
     c.normalized_ratio = median_of(current.normalized) / median_of(base.normalized);
   }
   c.decided_by = normalized ? "time over reference" : "time";
-  std::optional<RatioEstimate> estimate =
-      normalized ? ratio_from_runs(base.run_normalized, current.run_normalized)
-                 : ratio_from_runs(base.run_medians_ms, current.run_medians_ms);
-  if (!estimate) {
+  std::optional<RatioEstimate> estimate;
+  if (base.runs > 1 || current.runs > 1) {
+    // Runs compared: over the runs or not at all (pooled samples would hide how runs differ).
+    estimate = normalized ? ratio_from_runs(base.run_normalized, current.run_normalized)
+                          : ratio_from_runs(base.run_medians_ms, current.run_medians_ms);
+    if (!estimate) {
+      c.detail = "in " + std::to_string(base.run_medians_ms.size()) + " base and " +
+                 std::to_string(current.run_medians_ms.size()) +
+                 " new runs with a time: the test over runs needs two or more a side";
+      return;
+    }
+  } else {
     estimate = normalized ? ratio_from_samples(base.normalized, current.normalized)
                           : ratio_from_samples(base.samples_ms, current.samples_ms);
   }
   if (!estimate) return;
   c.estimate = estimate->ratio;
-  c.low = estimate->low;
-  c.high = estimate->high;
+  if (std::isfinite(estimate->low) && std::isfinite(estimate->high)) {
+    c.low = estimate->low;
+    c.high = estimate->high;
+  }
   c.p_value = estimate->p_value;
   c.test = estimate->test;
 }
@@ -221,8 +241,10 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
   const std::size_t current_n =
       over_runs ? current.run_medians_ms.size() : current.samples_ms.size();
   if (!c.p_adjusted) {
-    c.detail = std::string("no repetition times (samples_ms) in the ") +
-               (base.samples_ms.empty() ? "base" : "new") + " file";
+    if (c.detail.empty()) {
+      c.detail = std::string("no repetition times (samples_ms) in the ") +
+                 (base.samples_ms.empty() ? "base" : "new") + " file";
+    }
   } else if (!over_runs &&
              smallest_p_value(base_n, current_n) * static_cast<double>(family) >= settings.alpha) {
     c.detail = std::to_string(base_n) + " and " + std::to_string(current_n) +

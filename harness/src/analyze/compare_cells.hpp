@@ -34,6 +34,7 @@ struct CellSide {
   std::vector<double> normalized;
   std::vector<double> run_medians_ms;  // one per run
   std::vector<double> run_normalized;  // each run's median of `normalized`, one per run or none
+  std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;
 };

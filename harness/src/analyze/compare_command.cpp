@@ -46,10 +46,11 @@ po::options_description describe_compare_options(CompareOptions& o) {
   po::options_description options("options");
   options.add_options()(
       "threshold", po::value<double>(&o.settings.threshold)->default_value(0.05, "0.05"),
-      "medians within this fraction of each other are the same; a cell slower beyond it "
+      "an estimated new/base within this fraction of 1 is the same; a cell slower beyond it "
       "(significantly) is a regression, and the exit code is 1")(
       "alpha", po::value<double>(&o.settings.alpha)->default_value(0.05, "0.05"),
-      "significance level of the Mann-Whitney U test over the repetition times")(
+      "level of the test (U over the samples, or Welch's t over the runs) for the whole family "
+      "of compared cells: the p-values are Holm-adjusted")(
       "format",
       po::value<std::string>()->default_value("console")->notifier(
           [&o](const std::string& format) { o.format = parse_output_format(format); }),
@@ -87,7 +88,8 @@ std::string compare_usage() {
           "variant, and compares each file to the first (the base), or the runs of one side to "
           "the other's: median kernel times, new/base with its 95% interval, GB/s and % of peak "
           "on both sides, and a verdict:\n"
-          "  same       new/base is within --threshold of 1\n"
+          "  same       the estimated new/base (its 95% interval beside it) is within --threshold "
+          "of 1\n"
           "  faster, slower   beyond it, and the test says the times differ: p < --alpha after "
           "Holm's adjustment over every compared cell (the Mann-Whitney U test over the "
           "repetition times with one run a side, Welch's t over the runs' log medians with "
@@ -97,7 +99,8 @@ std::string compare_usage() {
           "Host cells measured in rounds on both sides are compared on their time over the "
           "median pass of the reference loop in the same rounds (norm new/base), which a machine "
           "that lost bandwidth between "
-          "the runs does not move.\n"
+          "the runs does not move; over it a cell is slower or faster only where its time moved "
+          "the same way beyond --threshold too.\n"
           "  FAILED     a wrong answer on either side: shown, never compared\n"
           "Cells in one file only are listed (--matched-only leaves them out); -p, -w and -s "
           "compare some plugins, workloads or sizes only. See docs/comparing-results.md.\n\n"
@@ -207,7 +210,7 @@ std::string incomplete_warning(const ResultsFile& file) {
     why += " (signal " + number_text(*signal, "%.0f") + ")";
   }
   return "harness compare: warning: " + file.path + " is incomplete: " + why +
-         "; only the cells it finished are compared";
+         "; it holds only the cells it finished";
 }
 
 }  // namespace

@@ -37,8 +37,26 @@ double variance_of(const std::vector<double>& values, double mean) {
 
 std::optional<RatioEstimate> ratio_from_samples(const std::vector<double>& base,
                                                 const std::vector<double>& current) {
-  const std::vector<double> b = logs_of(base), c = logs_of(current);
+  std::vector<double> b = logs_of(base), c = logs_of(current);
   if (b.empty() || c.empty()) return std::nullopt;
+  // The test over the same values as the estimate: the positive, finite ones.
+  std::vector<double> base_used, current_used;
+  for (double x : b) base_used.push_back(std::exp(x));
+  for (double y : c) current_used.push_back(std::exp(y));
+  const double p_value = mann_whitney_u(base_used, current_used).p_value;
+  // Every pair of thousands of samples a side would be millions of differences: evenly spaced
+  // order statistics of each side stand for it (the estimate and interval move by less than the
+  // spacing).
+  const auto thin = [](std::vector<double>& values) {
+    constexpr std::size_t kMost = 2000;
+    if (values.size() <= kMost) return;
+    std::sort(values.begin(), values.end());
+    std::vector<double> kept;
+    for (std::size_t i = 0; i < kMost; ++i) kept.push_back(values[i * values.size() / kMost]);
+    values = std::move(kept);
+  };
+  thin(b);
+  thin(c);
   std::vector<double> differences;
   differences.reserve(b.size() * c.size());
   for (double x : b) {
@@ -49,15 +67,20 @@ std::optional<RatioEstimate> ratio_from_samples(const std::vector<double>& base,
   const double median = count % 2 == 1 ? differences[count / 2]
                                        : (differences[count / 2 - 1] + differences[count / 2]) / 2;
   // Moses: the interval between the k-th smallest and k-th largest difference, k from the U test's
-  // critical value (normal approximation): every shift inside it the test would not reject.
+  // critical value (normal approximation): every shift inside it the test would not reject. Too
+  // few samples for any k: no interval (the whole range would cover far less than 95 %).
   const double m = static_cast<double>(b.size()), n = static_cast<double>(c.size());
   const double k = std::floor(m * n / 2 - kZ975 * std::sqrt(m * n * (m + n + 1) / 12));
-  const std::size_t index = k >= 1 ? static_cast<std::size_t>(k) - 1 : 0;
   RatioEstimate estimate;
   estimate.ratio = std::exp(median);
-  estimate.low = std::exp(differences[index]);
-  estimate.high = std::exp(differences[count - 1 - index]);
-  estimate.p_value = mann_whitney_u(base, current).p_value;
+  if (k >= 1) {
+    const std::size_t index = static_cast<std::size_t>(k) - 1;
+    estimate.low = std::exp(differences[index]);
+    estimate.high = std::exp(differences[count - 1 - index]);
+  } else {
+    estimate.low = estimate.high = std::nan("");
+  }
+  estimate.p_value = p_value;
   estimate.test = "U over samples";
   return estimate;
 }
@@ -74,9 +97,9 @@ std::optional<RatioEstimate> ratio_from_runs(const std::vector<double>& base_run
   estimate.test = "t over runs";
   estimate.ratio = std::exp(difference);
   const double se = std::sqrt(vb + vc);
-  if (!(se > 0)) {  // every run of each side alike: no spread to test against
-    estimate.low = estimate.high = estimate.ratio;
-    estimate.p_value = difference == 0 ? 1 : 0;
+  if (!(se > 0)) {  // every run of each side alike (the same file twice?): nothing to test
+    estimate.low = estimate.high = std::nan("");
+    estimate.p_value = 1;
     return estimate;
   }
   // Welch–Satterthwaite degrees of freedom.

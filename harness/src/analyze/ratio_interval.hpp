@@ -14,7 +14,7 @@ namespace plugbench {
 
 struct RatioEstimate {
   double ratio = 1;  // new over base
-  double low = 1;    // the 95 % interval of the ratio
+  double low = 1;    // the 95 % interval of the ratio; NaN where the data allow none
   double high = 1;
   double p_value = 1;  // two-sided, for "no difference"
   std::string test;    // "U over samples" or "t over runs"
