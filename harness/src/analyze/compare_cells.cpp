@@ -30,12 +30,6 @@ std::optional<double> finite(std::optional<double> value) {
 // their median) for a cell's time over them to be compared.
 constexpr double kSteadyReference = 0.10;
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 // Each kernel sample over the median pass of the reference loop in the same rounds; empty unless
 // every sample has its round's pass. Over the median, not each round's own pass: the run's level
 // of bandwidth is what moves between runs, and a single pass is noisier than the kernel where the

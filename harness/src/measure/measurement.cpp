@@ -95,6 +95,13 @@ TimeStats stats_from(const CollectingReporter& reporter, const std::string& coun
 
 }  // namespace
 
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
 TimeStats summarize_samples(const std::vector<double>& samples_ms, std::int64_t iterations) {
   TimeStats stats;
   stats.samples_ms = samples_ms;
@@ -108,11 +115,7 @@ TimeStats summarize_samples(const std::vector<double>& samples_ms, std::int64_t 
   double sum = 0;
   for (double sample : samples_ms) sum += sample;
   stats.mean_ms = sum / n;
-  std::vector<double> sorted = samples_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t middle = sorted.size() / 2;
-  stats.median_ms =
-      sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  stats.median_ms = median_of(samples_ms);
   if (samples_ms.size() > 1) {
     double squares = 0;
     for (double sample : samples_ms) squares += (sample - stats.mean_ms) * (sample - stats.mean_ms);

@@ -48,6 +48,9 @@ struct MeasureSettings {
 // An exception thrown by a sample ends the measurement; measure() rethrows it.
 using SampleFunction = std::function<Sample()>;
 
+// The median as Google Benchmark gives it: of an even count, the mean of the middle two. Empty: 0.
+double median_of(std::vector<double> values);
+
 // The statistics of samples taken one at a time, between other cells' (interleaved rounds): the
 // figures Google Benchmark's aggregates give (its median, mean, sample stddev and cv), min and max.
 TimeStats summarize_samples(const std::vector<double>& samples_ms, std::int64_t iterations);

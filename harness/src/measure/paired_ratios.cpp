@@ -1,6 +1,8 @@
 // paired_ratios.cpp: per-round ratios, their median and its order-statistic interval.
 #include "measure/paired_ratios.hpp"
 
+#include "measure/measurement.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -33,7 +35,7 @@ std::optional<PairedFigure> median_with_interval(std::vector<double> ratios) {
   const int n = static_cast<int>(ratios.size());
   PairedFigure figure;
   figure.pairs = n;
-  figure.median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  figure.median = median_of(ratios);
   // The largest k (1-based) whose interval [x(k), x(n+1-k)] still covers with 95 %.
   int k = 1;
   while (k + 1 <= (n + 1) / 2 && 1 - 2 * binomial_half_cdf(n, k) >= kPairedConfidence) ++k;
