@@ -7,6 +7,8 @@
 # usage: tools/comparison_proof.sh BUILD_DIR OUT_DIR [harness options for every run...]
 #   BUILD_DIR: a build with the tests (bin/harness, tests/fake_plugins/slowdown)
 #   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare and the 3-a-side
+# A run already in OUT_DIR is kept, so a stopped proof goes on where it stopped (a run is moved
+# into place only once it has finished).
 set -euo pipefail
 if [ $# -lt 2 ]; then
   sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,9p' >&2
@@ -21,13 +23,23 @@ for path in "$harness" "$slowdown/libplugbench_fake_slowdown.so"; do
 done
 mkdir -p "$out/aa" "$out/ab"
 
+# run FILE HARNESS_OPTIONS...: one harness run into FILE, unless FILE is already there.
+run() {
+  local file=$1
+  shift
+  [ -e "$file" ] && { echo "comparison_proof: keeping $file" >&2; return 0; }
+  local started=$SECONDS
+  "$harness" "$@" --json "$file.part" -q >/dev/null
+  mv "$file.part" "$file"
+  echo "comparison_proof: $file in $((SECONDS - started)) s" >&2
+}
+
 for i in 1 2 3; do
-  "$harness" "$@" --json "$out/aa/pair$i-a.json" -q >/dev/null
-  "$harness" "$@" --json "$out/aa/pair$i-b.json" -q >/dev/null
+  run "$out/aa/pair$i-a.json" "$@"
+  run "$out/aa/pair$i-b.json" "$@"
   with_fake=(--plugin-dir "$slowdown" -p cpu_serial,openmp,fake_slowdown -w reduce "$@")
-  "$harness" "${with_fake[@]}" --json "$out/ab/pair$i-a.json" -q >/dev/null
-  PLUGBENCH_FAKE_SLOWDOWN=0.15 "$harness" "${with_fake[@]}" --json "$out/ab/pair$i-b.json" -q \
-    >/dev/null
+  run "$out/ab/pair$i-a.json" "${with_fake[@]}"
+  PLUGBENCH_FAKE_SLOWDOWN=0.15 run "$out/ab/pair$i-b.json" "${with_fake[@]}"
 done
 
 for kind in aa ab; do

@@ -20,7 +20,8 @@
 # PLUGBENCH_SOURCE_COMMIT=<hash here, plus "-dirty" for local changes>: the commit the results
 # record (the GPU machine's copy of the tree cannot tell: its .git is stale).
 # Stages can be chained with "--": tools/device_run.sh test -- harness quick -w reduce
-# Before the first call: tools/fetch_boost_program_options.sh here, and carry [".deps"].
+# Before the first call: tools/fetch_boost_program_options.sh and tools/fetch_sqlite.sh here, and
+# carry [".deps"].
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/plugbench_device_out}"
@@ -36,11 +37,16 @@ build() {
   local boost_po=()
   [[ -d .deps/boost_program_options/src ]] &&
     boost_po=(-DPLUGBENCH_BOOST_PROGRAM_OPTIONS_SOURCE="$PWD/.deps/boost_program_options")
+  # Nor has it SQLite's header (libsqlite3-dev): tools/fetch_sqlite.sh puts them in .deps/sqlite.
+  local sqlite=()
+  [[ -f .deps/sqlite/include/sqlite3.h && ! -f /usr/include/sqlite3.h ]] &&
+    sqlite=(-DSQLite3_INCLUDE_DIR="$PWD/.deps/sqlite/include"
+      -DSQLite3_LIBRARY="$PWD/.deps/sqlite/lib/libsqlite3.so.0")
   # The copied tree's .git is stale: results record PLUGBENCH_SOURCE_COMMIT, given with the call.
   cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DPLUGBENCH_CUDA="${PLUGBENCH_CUDA:-ON}" \
     -DPLUGBENCH_SOURCE_COMMIT="${PLUGBENCH_SOURCE_COMMIT:-}" \
     -DPLUGBENCH_TUNINGS="${PLUGBENCH_TUNINGS:-OFF}" \
-    -DPLUGBENCH_WERROR=ON "${boost_po[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+    -DPLUGBENCH_WERROR=ON "${boost_po[@]}" "${sqlite[@]}" >"$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
   # Keep going past a broken target: the other plugins and the harness still get built and run.
   # PLUGBENCH_BUILD_TARGETS (space-separated) builds only those, when device time is short.
   local targets=()
