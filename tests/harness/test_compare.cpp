@@ -412,7 +412,7 @@ TEST_F(Compare, HostCellsInRoundsAreJudgedOnTheirTimeOverTheReferenceLoop) {
     // Steady passes: a quick calibration's loop fits in the caches and jitters.
     for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) pass = 40.0;
   }
-  const nlohmann::json& first = cell_of(run, "reduce", "openmp", 4096);
+  const nlohmann::json first = cell_of(run, "reduce", "openmp", 4096);
   ASSERT_TRUE(first.contains("rounds") && first["rounds"].contains("reference")) << first.dump();
   const std::string base_file = write("rounds_base.json", run);
   std::string base_file_steady;

@@ -71,6 +71,13 @@ nlohmann::json results_document(const RunRecord& run, const Options& options,
   document["results"] = nlohmann::json::array();
   for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));
   document["crossover"] = crossover_json(crossovers);
+  if (options.order == MeasurementOrder::interleaved) {
+    context["own_threads_quiet"] = {{"waits", run.quiet.waits},
+                                    {"waited_s", run.quiet.waited_ms / 1000},
+                                    {"over_limit", run.quiet.over_limit},
+                                    {"limit_ms", kQuietLimit_ms},
+                                    {"available", !run.quiet.unavailable}};
+  }
   if (!run.mpi.is_null()) {
     context["mpi"] = run.mpi;
     document["aggregates"] = nlohmann::json::array();

@@ -3,6 +3,7 @@
 #include "run/interleaved_rounds.hpp"
 
 #include "measure/machine_load.hpp"
+#include "measure/own_threads_quiet.hpp"
 #include "plan/sizes.hpp"
 #include "run/matrix_run.hpp"
 #include "run/stop_signal.hpp"
@@ -56,7 +57,7 @@ std::vector<RoundEntry> next_round(const std::vector<Slot>& slots, const HostRef
 std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSource& source,
                                           const RunSettings& settings, Progress& progress,
                                           RankMeetings& meetings, int& stop, RoundOrder& order,
-                                          const HostReference* reference) {
+                                          const HostReference* reference, QuietTally& quiet) {
   const ProblemSpec& spec = planned.spec;
   const std::string label =
       spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
@@ -134,10 +135,13 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
         HostReferencePass pass = reference->pass(*entry.reference);
         reference_ms.back()[*entry.reference] = pass.ms;
         reference_loops.emplace(*entry.reference, pass);
+        wait_until_own_threads_quiet(quiet);
         continue;
       }
       Slot& slot = slots[entry.cell];
       CellStep step = source.sample(static_cast<int>(entry.cell));
+      // A device cell's host threads block in the driver's wait; a host cell's team spins on.
+      if (slot.planned->plugin->memory_space == PB_MEMORY_HOST) wait_until_own_threads_quiet(quiet);
       if (step.sample_ms) {
         slot.rounds.round.push_back(round);
         slot.rounds.position.push_back(static_cast<int>(position));

@@ -304,11 +304,12 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
     if (stop != 0 || meetings.lost()) break;
     const bool distributed = planned.spec.workload->distributed();
     // A distributed cell's ranks meet in every call: its samples cannot wait between others'.
-    std::vector<CellResult> cells = interleaved && !distributed
-                                        ? measure_in_rounds(planned, *source, settings, progress,
-                                                            meetings, stop, order, reference.get())
-                                        : measure_problem(planned, distributed ? in_rank : *source,
-                                                          settings, progress, meetings, stop);
+    std::vector<CellResult> cells =
+        interleaved && !distributed
+            ? measure_in_rounds(planned, *source, settings, progress, meetings, stop, order,
+                                reference.get(), run.quiet)
+            : measure_problem(planned, distributed ? in_rank : *source, settings, progress,
+                              meetings, stop);
     derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
     progress.clear();
     const std::string cut_note = cut_table_note(cells.size(), planned.cells.size());

@@ -7,6 +7,7 @@
 #include "load/plugin_loader.hpp"
 #include "measure/calibration.hpp"
 #include "measure/cell_result.hpp"
+#include "measure/own_threads_quiet.hpp"
 #include "run/session_cells.hpp"
 
 #include <nlohmann/json.hpp>
@@ -30,9 +31,9 @@ struct RunRecord {
   // A run of several ranks: context.mpi (null for a run of one rank) and each cell's spread.
   nlohmann::json mpi;
   std::vector<RankSpread> spreads;
-  bool ranks_lost = false;
-  std::uint64_t order_seed = 0;  // of the interleaved rounds' random order  // a rank stopped
-                                 // answering: the file holds what the root had
+  bool ranks_lost = false;       // a rank stopped answering: the file holds what the root had
+  std::uint64_t order_seed = 0;  // of the interleaved rounds' random order
+  QuietTally quiet;              // the rounds' waits for the harness's threads to go quiet
 
   // The host's peaks, held to by every available host plugin among `plugins`.
   void add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
