@@ -1,9 +1,9 @@
 // compare_cells.hpp: the cells of two sides, each one results file or several runs, matched by
 // (workload, distribution, n, plugin, variant), each given a verdict by the rule in
 // docs/comparing-results.md: new over base with a 95 % interval (over samples with one run a
-// side, over runs with several), on the time over the rounds' median reference pass where both
-// sides have one (host cells measured in rounds), a threshold, and a test whose p-values are
-// Holm-adjusted over every compared cell.
+// side, over runs with several), on the time, a threshold, a test whose p-values are Holm-adjusted
+// over every compared cell, and a veto by the time over the rounds' median reference pass where
+// both sides have one (host cells measured in rounds).
 #pragma once
 
 #include "measure/cell_result.hpp"

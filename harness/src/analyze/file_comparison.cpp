@@ -177,13 +177,13 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
                          "replication)"
                        : "over the samples (Hodges-Lehmann with the Mann-Whitney U test; one run "
                          "a side cannot see how much runs differ: several runs a side can)") +
-      ", on the time over the median pass of the reference loop in the same rounds where both "
-      "sides have one (host cells "
-      "measured in rounds: norm new/base), else on the time; same within " +
-      number_text(100 * settings.threshold, "%g") +
+      ", on the time; same within " + number_text(100 * settings.threshold, "%g") +
       "%; beyond it, faster or slower where the test's p, Holm-adjusted over every compared "
       "cell, is below " +
-      number_text(settings.alpha, "%g") + ", else too noisy to say.");
+      number_text(settings.alpha, "%g") +
+      ", else too noisy to say; also too noisy where the time over the median pass of the "
+      "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
+      "move as far the same way.");
   result.tables = cell_tables(comparisons, base_names, current_names,
                               !differences.empty() || peak_ratio_always);
   result.summary = current_names + " against " + base_names + ": " + summary_text(comparisons);

@@ -132,16 +132,16 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     for (std::size_t position = 0; position < entries.size() && stop == 0; ++position) {
       const RoundEntry& entry = entries[position];
       if (entry.reference) {
+        // The pass starts at once, where a sample starts after its flush or its team's wake-up:
+        // the team of the step before may still spin beside it.
+        wait_until_own_threads_quiet(quiet);
         HostReferencePass pass = reference->pass(*entry.reference);
         reference_ms.back()[*entry.reference] = pass.ms;
         reference_loops.emplace(*entry.reference, pass);
-        wait_until_own_threads_quiet(quiet);
         continue;
       }
       Slot& slot = slots[entry.cell];
       CellStep step = source.sample(static_cast<int>(entry.cell));
-      // A device cell's host threads block in the driver's wait; a host cell's team spins on.
-      if (slot.planned->plugin->memory_space == PB_MEMORY_HOST) wait_until_own_threads_quiet(quiet);
       if (step.sample_ms) {
         slot.rounds.round.push_back(round);
         slot.rounds.position.push_back(static_cast<int>(position));

@@ -26,8 +26,8 @@ using RoundOrder = std::mt19937_64;
 // The problem's cells in the planned order, decided ones included. Stops early (returning the
 // cells decided so far) when this rank or (lock-step) another was told to stop; the open cells are
 // then dropped. `stop`: the signal that stopped a rank (0: none). `reference` may be null (no
-// host reference loop: the cells get no per-round % of peak). After each host sample and each
-// reference pass the rounds wait for the harness's own threads to go quiet, tallied in `quiet`.
+// host reference loop: the cells get no per-round % of peak). Before each reference pass the
+// rounds wait for the harness's own threads to go quiet, tallied in `quiet`.
 std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSource& source,
                                           const RunSettings& settings, Progress& progress,
                                           RankMeetings& meetings, int& stop, RoundOrder& order,
