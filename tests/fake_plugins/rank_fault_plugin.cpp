@@ -9,6 +9,8 @@
 // descending order (the distributed sort's verification must name that rank).
 // PLUGBENCH_FAKE_TERM_SELF_RANK=r: rank r's first sort sends SIGTERM to its own process (a
 // distributed cell runs in the rank's process: the signal reaches that rank only).
+// PLUGBENCH_FAKE_KILL_RANK=r with PLUGBENCH_FAKE_KILL_AT_N=N: rank r's worker sends SIGKILL to its
+// harness in the first reduce of n = N (a rank that dies, after the problems before N finished).
 #include <plugbench/host_services.hpp>
 
 #include <signal.h>
@@ -42,6 +44,10 @@ void reduce_by_rank(plugbench::sdk::Call& call) {
   if (!terminated && this_rank_is("PLUGBENCH_FAKE_TERM_RANK")) {
     terminated = true;
     ::kill(::getppid(), SIGTERM);
+  }
+  if (this_rank_is("PLUGBENCH_FAKE_KILL_RANK")) {
+    const char* at = std::getenv("PLUGBENCH_FAKE_KILL_AT_N");
+    if (at != nullptr && call.n() == std::strtoull(at, nullptr, 10)) ::kill(::getppid(), SIGKILL);
   }
   while (this_rank_is("PLUGBENCH_FAKE_HANG_RANK")) {
     std::this_thread::sleep_for(std::chrono::seconds(1));

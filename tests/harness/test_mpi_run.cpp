@@ -245,6 +245,43 @@ TEST(MpiRun, ASignalThatReachesOneRankStopsEveryRankAndTheFileSaysSo) {
   EXPECT_LT(results["results"].size(), 2u * 3u * 2u);  // not every cell ran
 }
 
+// A rank that dies (SIGKILL, as the out-of-memory killer does): the launcher stops every other
+// rank (SIGTERM, then SIGKILL after odls_base_sigkill_timeout, 1 s by default), and rank 0 still
+// writes the problems every rank finished, marked incomplete.
+void expect_the_finished_problems_after_a_killed_rank(int ranks) {
+  TempFolder folder;
+  const std::string path = folder.file("killed.json");
+  CommandResult r = run_harness(
+      {"--plugin-dir", fake_plugin_dir("rank_fault"), "-p", "fake_rank,cpu_serial", "-w", "reduce",
+       "-s", "2^10,2^11,2^12", "--repetitions", "3", "--outlier-threshold", "5", "--json", path},
+      launcher(ranks, "PLUGBENCH_FAKE_KILL_RANK=1 PLUGBENCH_FAKE_KILL_AT_N=4096"));
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  ASSERT_TRUE(results.is_object()) << "no results file\n" << r.out << r.err;
+  EXPECT_FALSE(results["complete"].get<bool>());
+  std::set<std::string> finished;
+  for (const nlohmann::json& cell : results["results"]) {
+    finished.insert(cell["size"].get<std::string>() + " rank " +
+                    std::to_string(cell.value("rank", -1)));
+  }
+  for (const char* size : {"2^10", "2^11"}) {
+    for (int rank = 0; rank < ranks; ++rank) {
+      EXPECT_TRUE(finished.count(size + std::string(" rank ") + std::to_string(rank)))
+          << size << " of rank " << rank << " is missing\n"
+          << results.dump();
+    }
+  }
+  EXPECT_FALSE(finished.count("2^12 rank 1")) << "rank 1 died in 2^12";
+}
+
+TEST(MpiRun, ARankKilledWithSigkillLeavesEveryFinishedProblemInTheFileTwoRanks) {
+  expect_the_finished_problems_after_a_killed_rank(2);
+}
+
+TEST(MpiRun, ARankKilledWithSigkillLeavesEveryFinishedProblemInTheFileThreeRanks) {
+  expect_the_finished_problems_after_a_killed_rank(3);
+}
+
 TEST(MpiRun, RanksThatPlanDifferentMatricesAreRefusedBeforeAnythingRuns) {
   // Rank 1 alone sees the fake_rank plugin: `-p all` then plans more cells there.
   const std::string command = std::string(PLUGBENCH_MPIEXEC) + " " + PLUGBENCH_MPIEXEC_FLAGS +

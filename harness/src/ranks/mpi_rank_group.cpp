@@ -9,8 +9,10 @@
 #include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <stdexcept>
@@ -20,14 +22,24 @@ namespace plugbench {
 namespace {
 
 // Waits for `request` for at most `timeout_s` (0: no limit), polling so that a rank whose
-// partner never arrives can give up. True when it completed.
-bool wait_bounded(MPI_Request& request, double timeout_s) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+// partner never arrives can give up; once `hurry` says so, for at most kHurriedWait_s more. True
+// when it completed.
+bool wait_bounded(MPI_Request& request, double timeout_s, const std::function<bool()>& hurry) {
+  using clock = std::chrono::steady_clock;
+  auto deadline = clock::now() + std::chrono::duration<double>(timeout_s);
+  bool bounded = timeout_s > 0;
+  bool hurried = false;
   for (;;) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) return true;
-    if (timeout_s > 0 && std::chrono::steady_clock::now() > deadline) return false;
+    if (!hurried && hurry && hurry()) {
+      hurried = true;
+      const auto soon = clock::now() + std::chrono::duration<double>(kHurriedWait_s);
+      deadline = bounded ? std::min(deadline, soon) : soon;
+      bounded = true;
+    }
+    if (bounded && clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
@@ -156,11 +168,12 @@ class MpiRankGroup final : public RankGroup {
     if (owns_mpi_) MPI_Finalize();
   }
 
-  std::optional<int> agree_max(int value, double timeout_s) override {
+  std::optional<int> agree_max(int value, double timeout_s,
+                               const std::function<bool()>& hurry) override {
     int all = 0;
     MPI_Request request;
     MPI_Iallreduce(&value, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
-    if (!wait_bounded(request, timeout_s)) return std::nullopt;
+    if (!wait_bounded(request, timeout_s, hurry)) return std::nullopt;
     return all;
   }
 

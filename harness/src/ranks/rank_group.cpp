@@ -15,7 +15,9 @@ namespace {
 
 class SoloRankGroup final : public RankGroup {
  public:
-  std::optional<int> agree_max(int value, double) override { return value; }
+  std::optional<int> agree_max(int value, double, const std::function<bool()>&) override {
+    return value;
+  }
   std::string broadcast(const std::string& text) override { return text; }
   std::vector<std::string> gather(const std::string& text) override { return {text}; }
   std::unique_ptr<RankExchange> exchange() override { return solo_exchange(); }

@@ -2,6 +2,7 @@
 #include "run/rank_steps.hpp"
 
 #include "record/results_json.hpp"
+#include "run/stop_signal.hpp"
 
 #include <iostream>
 #include <sstream>
@@ -55,10 +56,21 @@ int RankMeetings::meet(int stop, double timeout_s, const std::string& where) {
   if (ranks_.alone() || lost_) return stop;
   // The root gives up first, so that it can still write what it has before the job ends.
   const double wait_s = timeout_s <= 0 ? 0 : ranks_.is_root() ? timeout_s : 1.5 * timeout_s + 30;
-  if (std::optional<int> agreed = ranks_.agree_max(stop, wait_s)) return *agreed;
-  std::cerr << "harness: rank " << ranks_.place().rank << " waited " << wait_s
-            << " s for the other ranks " << where
-            << "; one of them is stuck or gone (see its messages above)\n";
+  // A root told to stop waits briefly: when a rank dies, the launcher stops every other one and
+  // kills it soon after, and the root must write the finished cells first. The other ranks do not
+  // hurry: one that gives up ends the job (abort_job), the root with it.
+  const bool root = ranks_.is_root();
+  const auto hurry = [root] { return root && stop_signal_number() != 0; };
+  if (std::optional<int> agreed = ranks_.agree_max(stop, wait_s, hurry)) return *agreed;
+  if (hurry()) {
+    std::cerr << "harness: rank 0 was told to stop (signal " << stop_signal_number()
+              << ") and the other ranks did not meet it " << where << " within " << kHurriedWait_s
+              << " s: a rank may have died (the launcher then stops every other one)\n";
+  } else {
+    std::cerr << "harness: rank " << ranks_.place().rank << " waited " << wait_s
+              << " s for the other ranks " << where
+              << "; one of them is stuck or gone (see its messages above)\n";
+  }
   lost_ = true;
   if (!ranks_.is_root()) ranks_.abort_job(3);
   return stop;
