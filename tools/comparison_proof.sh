@@ -11,7 +11,7 @@
 # into place only once it has finished).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,9p' >&2
+  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,11p' >&2
   exit 2
 fi
 build=$1 out=$2

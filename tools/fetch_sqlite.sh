@@ -6,13 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=.deps/sqlite
-[[ -f "$target/include/sqlite3.h" ]] && { echo "already there: $target"; exit 0; }
+[[ -f "$target/include/sqlite3.h" && -f "$target/lib/libsqlite3.so.0" ]] &&
+  { echo "already there: $target"; exit 0; }
 work="$(mktemp -d)"
-(cd "$work" && apt-get download libsqlite3-dev libsqlite3-0 >/dev/null 2>&1)
+trap 'rm -rf "$work"' EXIT
+(cd "$work" && apt-get download libsqlite3-dev libsqlite3-0 >/dev/null) ||
+  { echo "fetch_sqlite: apt-get download libsqlite3-dev libsqlite3-0 failed (see above)" >&2; exit 1; }
 for deb in "$work"/*.deb; do dpkg -x "$deb" "$work/root"; done
 mkdir -p "$target/include" "$target/lib"
 cp "$work"/root/usr/include/sqlite3*.h "$target/include/"
 # A plain file under the soname: the library is found at run time through the rpath.
 cp -L "$work"/root/usr/lib/x86_64-linux-gnu/libsqlite3.so.0 "$target/lib/"
-rm -rf "$work"
 echo "SQLite $(sed -n 's/#define SQLITE_VERSION *"\(.*\)"/\1/p' "$target/include/sqlite3.h") in $target"

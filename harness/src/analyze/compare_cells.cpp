@@ -97,7 +97,6 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
     every_run_normalized =
         every_run_normalized && !normalized.empty() && reference == side.reference;
     if (!normalized.empty()) {
-      side.run_normalized.push_back(median_of(normalized));
       side.normalized.insert(side.normalized.end(), normalized.begin(), normalized.end());
     }
     // A busy run's load is the side's; else the first run's.
@@ -108,7 +107,6 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   }
   if (!every_run_normalized) {
     side.normalized.clear();
-    side.run_normalized.clear();
     side.reference.clear();
   }
   // A side whose deciding run has no time has none (its status says why).

@@ -29,11 +29,10 @@ struct CellSide {
   std::optional<double> gbps;
   std::optional<double> percent_of_peak;
   std::vector<double> samples_ms;  // the kernel's repetition times, every run's
-  // Each sample over the same round's pass of the cell's reference loop, every run's; empty
-  // unless every run has them (host cells measured in rounds).
+  // Each sample over its run's median pass of the cell's reference loop in the same rounds, every
+  // run's; empty unless every run has them, over one loop, steady enough (compare_cells.cpp).
   std::vector<double> normalized;
   std::vector<double> run_medians_ms;  // one per run
-  std::vector<double> run_normalized;  // each run's median of `normalized`, one per run or none
   std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;
@@ -67,8 +66,8 @@ struct CellComparison {
   std::optional<CellSide> current;
   std::optional<double> ratio;             // current / base median kernel time
   std::optional<double> normalized_ratio;  // the same of time over the reference loop
-  // What decided: the ratio estimated from the samples (one run a side) or the runs, with its
-  // 95 % interval, of "time" or "time over reference" (where both sides have it).
+  // What decided: the time's ratio estimated from the samples (one run a side) or the runs, with
+  // its 95 % interval.
   std::optional<double> estimate;
   std::optional<double> low, high;
   std::string decided_by;

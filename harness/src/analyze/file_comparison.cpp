@@ -47,7 +47,7 @@ std::string cell_name(const CellComparison& c) {
          c.key.plugin + "/" + c.key.variant;
 }
 
-// "0.98..1.03": the interval of the ratio that decided.
+// "0.98..1.03": the 95 % interval of new/base.
 std::string interval_text(const CellComparison& c) {
   if (!c.low || !c.high) return "";
   return number_text(*c.low, "%.3f") + ".." + number_text(*c.high, "%.3f");

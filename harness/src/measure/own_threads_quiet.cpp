@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -22,10 +23,10 @@ namespace fs = std::filesystem;
 // CPU, so the answer does not depend on the machine's load as CPU time over a window would.
 bool runnable(const fs::path& task) {
   std::ifstream in(task / "stat");
-  std::string line;
-  if (!std::getline(in, line)) return false;  // it ended
-  const std::size_t name_end = line.rfind(')');
-  return name_end != std::string::npos && name_end + 2 < line.size() && line[name_end + 2] == 'R';
+  // The whole file: a thread's name may hold a newline or a ')', the state follows the last ')'.
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::size_t name_end = text.rfind(')');
+  return name_end != std::string::npos && name_end + 2 < text.size() && text[name_end + 2] == 'R';
 }
 
 // How many threads of `pid` (not `skip_tid`) and of its child processes are runnable; -1 where
@@ -35,7 +36,9 @@ int runnable_threads(const std::string& pid, const std::string& skip_tid, bool f
   fs::directory_iterator tasks("/proc/" + pid + "/task", error);
   if (error) return -1;
   int count = 0;
-  for (const fs::directory_entry& task : tasks) {
+  // Stepped with an error code: a process that ends during the listing ends it, never throws.
+  for (; !error && tasks != fs::directory_iterator(); tasks.increment(error)) {
+    const fs::directory_entry& task = *tasks;
     if (task.path().filename() != skip_tid) count += runnable(task.path()) ? 1 : 0;
     if (!follow_children) continue;  // a worker's own children (a plugin's helpers) are not
     std::ifstream children(task.path() / "children");
@@ -53,12 +56,16 @@ void wait_until_own_threads_quiet(QuietTally& tally, double limit_ms) {
   const std::string self = std::to_string(static_cast<long>(::syscall(SYS_gettid)));
   const std::string pid = std::to_string(::getpid());
   const auto start = clock::now();
-  ++tally.waits;
+  bool counted = false;
   while (true) {
     const int busy = runnable_threads(pid, self, true);
     if (busy < 0) {
       tally.unavailable = true;
       return;
+    }
+    if (!counted) {
+      ++tally.waits;
+      counted = true;
     }
     const double waited_ms =
         std::chrono::duration<double, std::milli>(clock::now() - start).count();

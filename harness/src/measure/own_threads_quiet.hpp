@@ -24,6 +24,8 @@ inline constexpr double kQuietLimit_ms = 300;
 
 // Waits until none of the harness's other threads and its child processes' threads is runnable
 // (running, or ready to run and waiting for a CPU), or until `limit_ms`. Adds the wait to `tally`.
+// Worker processes are found through /proc/<pid>/task/<tid>/children: a kernel built without
+// CONFIG_PROC_CHILDREN lists none, and only the harness's own threads are waited for.
 void wait_until_own_threads_quiet(QuietTally& tally, double limit_ms = kQuietLimit_ms);
 
 }  // namespace plugbench

@@ -22,9 +22,10 @@ namespace plugbench {
 namespace {
 
 // Waits for `request` for at most `timeout_s` (0: no limit), polling so that a rank whose
-// partner never arrives can give up; once `hurry` says so, for at most kHurriedWait_s more. True
+// partner never arrives can give up; once `hurry` says so, for at most `hurried_s` more. True
 // when it completed.
-bool wait_bounded(MPI_Request& request, double timeout_s, const std::function<bool()>& hurry) {
+bool wait_bounded(MPI_Request& request, double timeout_s, const std::function<bool()>& hurry,
+                  double hurried_s) {
   using clock = std::chrono::steady_clock;
   auto deadline = clock::now() + std::chrono::duration<double>(timeout_s);
   bool bounded = timeout_s > 0;
@@ -35,7 +36,7 @@ bool wait_bounded(MPI_Request& request, double timeout_s, const std::function<bo
     if (done) return true;
     if (!hurried && hurry && hurry()) {
       hurried = true;
-      const auto soon = clock::now() + std::chrono::duration<double>(kHurriedWait_s);
+      const auto soon = clock::now() + std::chrono::duration<double>(hurried_s);
       deadline = bounded ? std::min(deadline, soon) : soon;
       bounded = true;
     }
@@ -168,12 +169,12 @@ class MpiRankGroup final : public RankGroup {
     if (owns_mpi_) MPI_Finalize();
   }
 
-  std::optional<int> agree_max(int value, double timeout_s,
-                               const std::function<bool()>& hurry) override {
+  std::optional<int> agree_max(int value, double timeout_s, const std::function<bool()>& hurry,
+                               double hurried_s) override {
     int all = 0;
     MPI_Request request;
     MPI_Iallreduce(&value, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &request);
-    if (!wait_bounded(request, timeout_s, hurry)) return std::nullopt;
+    if (!wait_bounded(request, timeout_s, hurry, hurried_s)) return std::nullopt;
     return all;
   }
 

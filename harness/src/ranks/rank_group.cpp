@@ -15,7 +15,7 @@ namespace {
 
 class SoloRankGroup final : public RankGroup {
  public:
-  std::optional<int> agree_max(int value, double, const std::function<bool()>&) override {
+  std::optional<int> agree_max(int value, double, const std::function<bool()>&, double) override {
     return value;
   }
   std::string broadcast(const std::string& text) override { return text; }

@@ -22,9 +22,6 @@ struct RankPlace {
   int local_ranks = 1;  // ranks on this host
 };
 
-// How long a hurried wait for the other ranks goes on (RankGroup::agree_max).
-inline constexpr double kHurriedWait_s = 0.3;
-
 class RankGroup {
  public:
   virtual ~RankGroup() = default;
@@ -36,11 +33,12 @@ class RankGroup {
 
   // The largest of every rank's `value`, on every rank (e.g. 0: go on; a signal number: stop).
   // Waits at most `timeout_s` seconds for the others (0: no limit); nullopt when that ran out.
-  // Once `hurry` (when given) says so, at most kHurriedWait_s more: a rank that was told to stop
-  // may not have long (Open MPI's launcher sends SIGTERM to every rank when one dies, and SIGKILL
+  // Once `hurry` (when given) says so, at most `hurried_s` more: a rank that was told to stop may
+  // not have long (Open MPI's launcher sends SIGTERM to every rank when one dies, and SIGKILL
   // odls_base_sigkill_timeout seconds later, 1 by default).
   virtual std::optional<int> agree_max(int value, double timeout_s,
-                                       const std::function<bool()>& hurry = {}) = 0;
+                                       const std::function<bool()>& hurry = {},
+                                       double hurried_s = 0) = 0;
   // The root's `text`, on every rank.
   virtual std::string broadcast(const std::string& text) = 0;
   // Every rank's `text`, in rank order, at the root; empty on the other ranks.

@@ -176,6 +176,8 @@ nlohmann::json host_description() {
   return host;
 }
 
+namespace {
+
 // The source tree's commit now (it may be newer than the build's), with "-dirty" for local changes.
 std::string current_commit() {
   std::string command = std::string("git -C '") + PLUGBENCH_SOURCE_DIR +
@@ -190,7 +192,7 @@ std::string current_commit() {
   return text;
 }
 
-nlohmann::json build_description() {
+nlohmann::json describe_build() {
   nlohmann::json build;
   build["harness_version"] = PLUGBENCH_VERSION;
   build["git_commit_at_build"] = PLUGBENCH_GIT_COMMIT;
@@ -202,6 +204,15 @@ nlohmann::json build_description() {
 #else
   build["assertions"] = "on";
 #endif
+  return build;
+}
+
+}  // namespace
+
+nlohmann::json build_description() {
+  // Once per process, the first time at the run's start (matrix_run.cpp): a rank stopped by its
+  // launcher has about a second to write its file, and git may take longer on a busy machine.
+  static const nlohmann::json build = describe_build();
   return build;
 }
 

@@ -129,7 +129,10 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     for (const Slot& slot : slots) rounds_left = std::max(rounds_left, slot.open ? slot.wanted : 0);
     progress.update(label + "  round " + std::to_string(round + 1) + " of " +
                     std::to_string(round + rounds_left));
-    for (std::size_t position = 0; position < entries.size() && stop == 0; ++position) {
+    // A signal ends the round at once (the next meeting tells the other ranks): a rank stopped by
+    // its launcher has about a second left.
+    for (std::size_t position = 0;
+         position < entries.size() && stop == 0 && stop_signal_number() == 0; ++position) {
       const RoundEntry& entry = entries[position];
       if (entry.reference) {
         // The pass starts at once, where a sample starts after its flush or its team's wake-up:

@@ -12,6 +12,7 @@
 #include "plan/sizes.hpp"
 #include "record/distributed_table.hpp"
 #include "record/exports.hpp"
+#include "record/host_info.hpp"
 #include "record/output_check.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
@@ -252,6 +253,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
   for (const PluginRecord* plugin : matrix.plugins) {
     host_plugins = host_plugins || plugin->memory_space != PB_MEMORY_DEVICE;
   }
+  (void)build_description();  // read now, not when a stopped run has a second left to write
   std::unique_ptr<HostReference> reference;
   if (interleaved && host_plugins) {
     reference = std::make_unique<HostReference>();

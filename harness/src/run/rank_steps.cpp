@@ -4,6 +4,9 @@
 #include "record/results_json.hpp"
 #include "run/stop_signal.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -12,6 +15,20 @@ namespace {
 
 // A wait for the other ranks allows this long past the longest cell they may be in.
 constexpr double kMeetingSlack_s = 60;
+
+// How long rank 0, told to stop, still waits for the others: a third of the launcher's time
+// between its SIGTERM and its SIGKILL (Open MPI's odls_base_sigkill_timeout, which `mpirun --mca`
+// hands the ranks as OMPI_MCA_odls_base_sigkill_timeout; 1 s by default), so that the file is
+// written in time: 0.33 s by default, 10 s with 30.
+double hurried_wait_s() {
+  double grace_s = 1;
+  if (const char* text = std::getenv("OMPI_MCA_odls_base_sigkill_timeout")) {
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end != text && std::isfinite(value) && value > 0) grace_s = value;
+  }
+  return std::max(0.3, grace_s / 3);
+}
 
 }  // namespace
 
@@ -61,10 +78,13 @@ int RankMeetings::meet(int stop, double timeout_s, const std::string& where) {
   // hurry: one that gives up ends the job (abort_job), the root with it.
   const bool root = ranks_.is_root();
   const auto hurry = [root] { return root && stop_signal_number() != 0; };
-  if (std::optional<int> agreed = ranks_.agree_max(stop, wait_s, hurry)) return *agreed;
+  static const double hurried_s = hurried_wait_s();
+  if (std::optional<int> agreed = ranks_.agree_max(stop, wait_s, hurry, hurried_s)) {
+    return *agreed;
+  }
   if (hurry()) {
     std::cerr << "harness: rank 0 was told to stop (signal " << stop_signal_number()
-              << ") and the other ranks did not meet it " << where << " within " << kHurriedWait_s
+              << ") and the other ranks did not meet it " << where << " within " << hurried_s
               << " s: a rank may have died (the launcher then stops every other one)\n";
   } else {
     std::cerr << "harness: rank " << ranks_.place().rank << " waited " << wait_s
