@@ -330,7 +330,7 @@ TEST(HistoryConcurrency, TwoProcessesAddingAtOnceBothKeepEveryRun) {
 TEST(HistoryFaults, AnInsertThatFailsHalfwayLeavesNothing) {
   TempFolder folder;
   const std::string database = folder.file("history.sqlite");
-  const ResultsFile file = parse_results_text(base_run().dump(), "run.json");
+  const ResultsFile file = parse_results_text(base_run().dump(), "run.json", CellJson::kept);
   {
     HistoryDatabase history(database);
     EXPECT_THROW(history.add_run(file, "run.json",
@@ -349,7 +349,7 @@ TEST(HistoryFaults, AnInsertThatFailsHalfwayLeavesNothing) {
 TEST(HistoryFaults, AProcessKilledMidInsertLeavesNothing) {
   TempFolder folder;
   const std::string database = folder.file("history.sqlite");
-  const ResultsFile file = parse_results_text(base_run().dump(), "run.json");
+  const ResultsFile file = parse_results_text(base_run().dump(), "run.json", CellJson::kept);
   { HistoryDatabase made(database); }
   const pid_t child = fork();
   if (child == 0) {
@@ -397,7 +397,8 @@ TEST(HistoryFaults, ACorruptOrForeignFileIsReportedNeverACrash) {
   const std::string damaged = folder.file("damaged.sqlite");
   {
     HistoryDatabase history(damaged);
-    history.add_run(parse_results_text(base_run(20).dump(), "run.json"), "run.json");
+    history.add_run(parse_results_text(base_run(20).dump(), "run.json", CellJson::kept),
+                    "run.json");
     history.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)");
   }
   {

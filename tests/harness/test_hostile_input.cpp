@@ -320,5 +320,28 @@ TEST(HostileInput, AFileTooLargeForTheMemoryIsAClearErrorNotACrash) {
   }
 }
 
+// Two files near the size limit (64 MiB) in 4 GB of address space: each read takes a few times
+// its size (its cells' JSON one at a time), the gbench export is written an entry at a time.
+// With the whole document parsed (about 25 times the file) compare and report ran out.
+TEST(HostileInput, TwoFilesNearTheSizeLimitAreReadInFourGigabytes) {
+  if (plugbench::testing::kUnderAddressSanitizer) GTEST_SKIP() << "ulimit -v and ASan disagree";
+  TempFolder folder;
+  const std::string a = folder.file("a.json"), b = folder.file("b.json");
+  const std::string text = file_of_many_problems(120000);
+  ASSERT_GT(text.size(), std::size_t{55} << 20);
+  write_text(a, text);
+  write_text(b, text);
+  const std::vector<std::vector<std::string>> commands = {
+      {"show", a},
+      {"compare", a, b},
+      {"report", a, b, "--out", folder.file("page")},
+      {"export", a, "--to", "gbench", "--out", folder.file("gbench.json")},
+      {"export", a, "--to", "bmf", "--out", folder.file("bmf.json")}};
+  for (const std::vector<std::string>& command : commands) {
+    CommandResult r = run_harness(command, "ulimit -v 4000000; ");
+    EXPECT_EQ(r.exit_code, 0) << command[0] << " " << r.err.substr(0, 500);
+  }
+}
+
 }  // namespace
 }  // namespace plugbench

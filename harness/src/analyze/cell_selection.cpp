@@ -48,16 +48,18 @@ CellSelection cell_selection(const std::string& plugins, const std::string& work
   return selection;
 }
 
-std::vector<CellResult> selected_cells(const std::vector<CellResult>& cells,
+std::vector<CellResult> selected_cells(std::vector<CellResult> cells,
                                        const CellSelection& selection) {
-  std::vector<CellResult> kept;
-  for (const CellResult& cell : cells) {
-    if (!selection.plugins.empty() && !selection.plugins.count(cell.plugin)) continue;
-    if (!selection.workloads.empty() && !selection.workloads.count(cell.workload)) continue;
-    if (!selection.sizes.empty() && !selection.sizes.count(cell.shape.n)) continue;
-    kept.push_back(cell);
-  }
-  return kept;
+  cells.erase(
+      std::remove_if(
+          cells.begin(), cells.end(),
+          [&](const CellResult& cell) {
+            return (!selection.plugins.empty() && !selection.plugins.count(cell.plugin)) ||
+                   (!selection.workloads.empty() && !selection.workloads.count(cell.workload)) ||
+                   (!selection.sizes.empty() && !selection.sizes.count(cell.shape.n));
+          }),
+      cells.end());
+  return cells;
 }
 
 void keep_matched(std::vector<CellResult>& base, std::vector<CellResult>& current) {

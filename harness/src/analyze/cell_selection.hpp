@@ -25,7 +25,7 @@ CellSelection cell_selection(const std::string& plugins, const std::string& work
                              const std::string& sizes, bool matched_only);
 
 // The cells of `cells` that the selection's plugins, workloads and sizes keep.
-std::vector<CellResult> selected_cells(const std::vector<CellResult>& cells,
+std::vector<CellResult> selected_cells(std::vector<CellResult> cells,
                                        const CellSelection& selection);
 
 // With --matched-only: `base` and `current` each keep only the cells (workload, distribution,

@@ -161,12 +161,12 @@ void print_comparison(const FileComparison& comparison, const CompareOptions& o,
 }
 
 // Compares one file to the base and prints it.
-FileComparison compare_pair(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                            const ResultsFile& current,
-                            const std::vector<CellResult>& current_cells, const CompareOptions& o,
-                            TableWriter& tables) {
-  FileComparison comparison = compare_files(base, base_cells, current, current_cells, o.settings,
-                                            o.format == OutputFormat::csv);
+FileComparison compare_pair(const ResultsFile& base, std::vector<CellResult> base_cells,
+                            const ResultsFile& current, std::vector<CellResult> current_cells,
+                            const CompareOptions& o, TableWriter& tables) {
+  FileComparison comparison =
+      compare_files(base, std::move(base_cells), current, std::move(current_cells), o.settings,
+                    o.format == OutputFormat::csv);
   print_comparison(comparison, o, tables);
   return comparison;
 }
@@ -237,7 +237,9 @@ int run_compare(int argc, const char* const* argv) {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
       // A run of several ranks is compared on each cell's spread over its ranks.
-      cells.push_back(selected_cells(collapse_ranks(cells_of(files.back())), options.selection));
+      // The file's own cells are moved, not copied: a large file is held once.
+      cells.push_back(
+          selected_cells(collapse_ranks(std::move(files.back().cells)), options.selection));
     }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness compare: " << e.what() << "\n";
@@ -257,7 +259,7 @@ int run_compare(int argc, const char* const* argv) {
     for (std::size_t i = 0; i < files.size(); ++i) {
       ComparedSide& side = i < options.base_runs.size() ? base : current;
       side.files.push_back(&files[i]);
-      side.cells.push_back(cells[i]);
+      side.cells.push_back(std::move(cells[i]));
     }
     if (options.selection.matched_only) keep_matched_runs(base.cells, current.cells);
     FileComparison outcome = compare_runs(base, current, options, tables);
@@ -266,10 +268,17 @@ int run_compare(int argc, const char* const* argv) {
   }
   for (std::size_t i = 1; i < files.size() && !by_runs; ++i) {
     if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
-    std::vector<CellResult> base_cells = cells[0], current_cells = cells[i];
+    // The base's cells are copied for every new file but the last, which takes them.
+    std::vector<CellResult> base_cells;
+    if (i + 1 < files.size()) {
+      base_cells = cells[0];
+    } else {
+      base_cells = std::move(cells[0]);
+    }
+    std::vector<CellResult> current_cells = std::move(cells[i]);
     if (options.selection.matched_only) keep_matched(base_cells, current_cells);
-    FileComparison outcome =
-        compare_pair(files[0], base_cells, files[i], current_cells, options, tables);
+    FileComparison outcome = compare_pair(files[0], std::move(base_cells), files[i],
+                                          std::move(current_cells), options, tables);
     regression = regression || !outcome.regressions.empty();
     if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
   }

@@ -10,10 +10,12 @@
 
 #include <boost/program_options.hpp>
 
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plugbench {
@@ -63,16 +65,22 @@ std::string export_usage() {
   return text.str();
 }
 
-void write_document(const nlohmann::json& document, const std::string& path) {
+// Writes the export to `path`, or to stdout where it is empty: `produce` hands the text over in
+// pieces (a gbench export, an entry per repetition, can be many times the file).
+void write_export(const std::function<void(const TextSink& put)>& produce,
+                  const std::string& path) {
   if (path.empty()) {
-    std::cout << document.dump(2) << "\n";
+    produce([](std::string_view piece) { std::cout << piece; });
     if (!std::cout.flush()) {
       throw std::runtime_error(
           "could not write to stdout (a full disk, a closed stdout, or a reader that went away)");
     }
     return;
   }
-  write_json_atomically(document, path);
+  if (std::string problem = results_path_problem(path, "--out"); !problem.empty()) {
+    throw std::runtime_error(problem);
+  }
+  write_pieces_atomically(path, produce);
 }
 
 }  // namespace
@@ -117,7 +125,7 @@ int run_export(int argc, const char* const* argv) {
       }
     }
     if (*format == ExportFormat::gbench) {
-      document = gbench_document(file, options.errors == "entries");
+      // Written an entry at a time, below.
     } else if (*format == ExportFormat::gab) {
       document =
           gab_document(file)[options.list == "time" ? "smaller_is_better" : "bigger_is_better"];
@@ -150,7 +158,15 @@ int run_export(int argc, const char* const* argv) {
                  "time; leave --errors out (omit) for it\n";
   }
   try {
-    write_document(document, options.out);
+    write_export(
+        [&](const TextSink& put) {
+          if (*format == ExportFormat::gbench) {
+            write_gbench(file, error_entries, put);
+          } else {
+            put(document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+          }
+        },
+        options.out);
   } catch (const std::exception& e) {
     std::cerr << "harness export: " << e.what() << "\n";
     return kExportOutputError;

@@ -200,12 +200,13 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
   return result;
 }
 
-FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                             const ResultsFile& current,
-                             const std::vector<CellResult>& current_cells,
+FileComparison compare_files(const ResultsFile& base, std::vector<CellResult> base_cells,
+                             const ResultsFile& current, std::vector<CellResult> current_cells,
                              const CompareSettings& settings, bool peak_ratio_always) {
-  return compare_sides({{&base}, {base_cells}}, {{&current}, {current_cells}}, settings,
-                       peak_ratio_always);
+  ComparedSide base_side{{&base}, {}}, current_side{{&current}, {}};
+  base_side.cells.push_back(std::move(base_cells));
+  current_side.cells.push_back(std::move(current_cells));
+  return compare_sides(base_side, current_side, settings, peak_ratio_always);
 }
 
 }  // namespace plugbench

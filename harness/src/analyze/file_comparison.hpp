@@ -36,9 +36,8 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
                              const CompareSettings& settings, bool peak_ratio_always);
 
 // One file a side.
-FileComparison compare_files(const ResultsFile& base, const std::vector<CellResult>& base_cells,
-                             const ResultsFile& current,
-                             const std::vector<CellResult>& current_cells,
+FileComparison compare_files(const ResultsFile& base, std::vector<CellResult> base_cells,
+                             const ResultsFile& current, std::vector<CellResult> current_cells,
                              const CompareSettings& settings, bool peak_ratio_always);
 
 }  // namespace plugbench

@@ -38,12 +38,12 @@ TextTable run_table(const ResultsFile& file) {
 
 }  // namespace
 
-std::vector<StoredProblem> problems_of(const ResultsFile& file) {
+std::vector<StoredProblem> problems_of(std::vector<CellResult> cells) {
   std::vector<StoredProblem> problems;
   // An index, not a search per cell: a file of 200k problems takes a moment, not minutes.
   using Key = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t, std::uint64_t>;
   std::map<Key, std::size_t> index;
-  for (CellResult& cell : cells_of(file)) {
+  for (CellResult& cell : cells) {
     const Key key{cell.workload, cell.distribution, cell.shape.n, cell.shape.width,
                   cell.shape.height};
     auto [found, added] = index.try_emplace(key, problems.size());

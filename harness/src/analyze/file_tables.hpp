@@ -21,9 +21,9 @@ struct StoredProblem {
   std::vector<CellResult> cells;
 };
 
-// Cells grouped by problem, problems in the order of their first cell. Throws ResultsFileError
-// naming a cell that cannot be read.
-std::vector<StoredProblem> problems_of(const ResultsFile& file);
+// Cells grouped by problem, problems in the order of their first cell (a file's cells: moved in
+// where the file needs them no more, so that a large file is held once).
+std::vector<StoredProblem> problems_of(std::vector<CellResult> cells);
 
 // Whether the file holds the cells of several MPI ranks.
 bool has_several_ranks(const ResultsFile& file);

@@ -151,9 +151,12 @@ std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, 
   return spreads;
 }
 
-std::vector<CellResult> collapse_ranks(const std::vector<CellResult>& cells) {
+std::vector<CellResult> collapse_ranks(std::vector<CellResult> cells) {
+  const std::vector<std::vector<const CellResult*>> groups = grouped(cells);
+  // A run of one rank (no two cells alike) is returned as it is: no copy of a large file.
+  if (groups.size() == cells.size()) return cells;
   std::vector<CellResult> collapsed;
-  for (const auto& group : grouped(cells)) {
+  for (const auto& group : groups) {
     if (group.size() == 1) {
       collapsed.push_back(*group.front());
       continue;

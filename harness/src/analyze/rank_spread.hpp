@@ -44,7 +44,7 @@ std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, 
 // ranks' medians as its median, every rank's samples pooled (mean, stddev, cv and the U test from
 // them), GB/s at that median (one rank's rate, comparable with a run of one rank), the worst
 // status; % of peak and speedups, held to one rank's peak and baseline, are left out.
-std::vector<CellResult> collapse_ranks(const std::vector<CellResult>& cells);
+std::vector<CellResult> collapse_ranks(std::vector<CellResult> cells);
 
 nlohmann::json to_json(const RankSpread& spread);
 

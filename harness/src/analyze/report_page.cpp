@@ -120,7 +120,7 @@ std::vector<std::string> group_charts(const ProblemGroup& group,
 }
 
 void file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
-  const std::vector<StoredProblem> problems = problems_of(file);
+  const std::vector<StoredProblem> problems = problems_of(file.cells);
   const FileTables tables = file_tables(file, problems);
   const bool several_ranks = has_several_ranks(file);
   std::string baseline = text_at(file.document, "/context/settings/baseline");
@@ -135,10 +135,12 @@ void file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
         "note");
   }
   // A multi-rank file's charts: one figure per cell, as harness compare sees it.
-  std::vector<StoredProblem> charted = problems;
+  std::vector<StoredProblem> collapsed;
   if (several_ranks) {
-    for (StoredProblem& problem : charted) problem.cells = collapse_ranks(problem.cells);
+    collapsed = problems;
+    for (StoredProblem& problem : collapsed) problem.cells = collapse_ranks(problem.cells);
   }
+  const std::vector<StoredProblem>& charted = several_ranks ? collapsed : problems;
   for (const ProblemGroup& group : groups_of(problems)) {
     page.heading(3, group.workload + "  distribution " + group.distribution);
     // The charts first: a sweep has a table per size.

@@ -106,7 +106,7 @@ int run_show(int argc, const char* const* argv) {
   try {
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
-      problems.push_back(problems_of(files.back()));
+      problems.push_back(problems_of(std::move(files.back().cells)));
     }
   } catch (const ResultsFileError& e) {
     std::cerr << "harness show: " << e.what() << "\n";

@@ -22,7 +22,7 @@
 namespace {
 
 // A results file the size limit admits can still need more memory than this process may have (a
-// parsed file takes about 30 times its size, an export as much again, ulimit -v may be low): the
+// crafted file of tiny cells takes about 30 times its size, ulimit -v may be low): the
 // commands that read them say so, with the exit code of a file they cannot read, instead of an
 // internal error.
 int read_results_command(const char* name, int (*command)(int, const char* const*), int argc,
@@ -33,7 +33,7 @@ int read_results_command(const char* name, int (*command)(int, const char* const
     std::cerr
         << "harness " << name
         << ": out of memory: the results files need more memory than this process may use "
-           "(up to about 64 times their size; see ulimit -v); read fewer or smaller files, or "
+           "(up to about 32 times their size; see ulimit -v); read fewer or smaller files, or "
            "allow more memory\n";
     return 2;
   }

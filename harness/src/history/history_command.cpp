@@ -120,7 +120,7 @@ int add_one(HistoryDatabase& history, const std::string& path, std::uint64_t max
             const std::string& who, std::ostream& out, std::ostream& err) {
   ResultsFile file;
   try {
-    file = read_results_file(path, max_bytes);
+    file = read_results_file(path, max_bytes, CellJson::kept);
   } catch (const ResultsFileError& e) {
     err << who << ": " << e.what() << " (not added)\n";
     return kHistoryInputError;
@@ -140,7 +140,7 @@ int add_one(HistoryDatabase& history, const std::string& path, std::uint64_t max
         << "); not added again\n";
     return kHistoryDuplicate;
   }
-  out << "added " << path << " as run " << outcome.run_id << " (" << file.cells().size()
+  out << "added " << path << " as run " << outcome.run_id << " (" << file.cells.size()
       << " cells) to " << history.connection().path() << "\n";
   return kHistoryDone;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace plugbench {
@@ -301,6 +302,9 @@ void HistoryDatabase::prepare_schema() {
 
 AddOutcome HistoryDatabase::add_run(const ResultsFile& file, const std::string& source_name,
                                     const std::function<void(std::size_t)>& after_cell) {
+  if (!file.cell_json_kept) {
+    throw std::logic_error("HistoryDatabase::add_run: the file was read without its cells' JSON");
+  }
   const nlohmann::json& document = file.document;
   // The document as parsed and migrated, keys sorted: the same run reformatted or copied is
   // the same digest.
@@ -345,7 +349,7 @@ AddOutcome HistoryDatabase::add_run(const ResultsFile& file, const std::string& 
   SqliteStatement sample(connection_,
                          "INSERT INTO samples (cell_id, repetition, kernel_ms) VALUES (?, ?, ?)");
   std::size_t position = 0;
-  for (const nlohmann::json& entry : file.cells()) {
+  for (const nlohmann::json& entry : file.document.at("results")) {
     const std::vector<double> samples = numbers_at(entry, "/time/kernel/samples_ms");
     cell.reset();
     cell.bind(1, outcome.run_id).bind(2, static_cast<std::int64_t>(position));

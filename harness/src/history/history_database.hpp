@@ -60,6 +60,7 @@ class HistoryDatabase {
   explicit HistoryDatabase(const std::string& path);
 
   // Adds a run, all of it or nothing. A run already there (same digest) is not added again.
+  // `file` must be read with CellJson::kept (the digest and the rows are made from its JSON).
   // `after_cell` (tests) is called after each cell's rows are written, inside the transaction.
   AddOutcome add_run(const ResultsFile& file, const std::string& source_name,
                      const std::function<void(std::size_t)>& after_cell = {});

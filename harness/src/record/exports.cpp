@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
 
 namespace plugbench {
 namespace {
@@ -120,8 +123,11 @@ std::vector<std::string> cells_left_out(const ResultsFile& file) {
   return left;
 }
 
-nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
-  nlohmann::json benchmarks = nlohmann::json::array();
+namespace {
+
+// Each entry of the gbench export's "benchmarks", in order, handed to `take`.
+void for_each_gbench_entry(const ResultsFile& file, bool error_entries,
+                           const std::function<void(nlohmann::json&&)>& take) {
   std::size_t family = 0;
   for (const CellResult& cell : cells_of(file)) {
     const std::string name = export_name(cell);
@@ -132,7 +138,7 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
       entry["run_type"] = "iteration";
       entry["error_occurred"] = true;
       entry["error_message"] = cell.status + (cell.message.empty() ? "" : ": " + cell.message);
-      benchmarks.push_back(entry);
+      take(std::move(entry));
       continue;
     }
     const TimeStats& kernel = *cell.kernel;
@@ -154,7 +160,7 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
       if (bytes && kernel.samples_ms[i] > 0) {
         entry["bytes_per_second"] = *bytes / (kernel.samples_ms[i] / 1e3);
       }
-      benchmarks.push_back(entry);
+      take(std::move(entry));
     }
     struct Aggregate {
       const char* name;
@@ -183,11 +189,45 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
         if (cell.percent_of_peak) entry["percent_of_peak"] = *cell.percent_of_peak;
         if (cell.work_rate) entry["items_per_second"] = *cell.work_rate;
       }
-      benchmarks.push_back(entry);
+      take(std::move(entry));
     }
     ++family;
   }
-  return {{"context", gbench_context(file.document)}, {"benchmarks", benchmarks}};
+}
+
+// `text` with `indent` spaces before each line but the first.
+std::string indented_after_first(const std::string& text, const std::string& indent) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for_each_gbench_entry(file, error_entries,
+                        [&](nlohmann::json&& entry) { benchmarks.push_back(std::move(entry)); });
+  return {{"context", gbench_context(file.document)}, {"benchmarks", std::move(benchmarks)}};
+}
+
+void write_gbench(const ResultsFile& file, bool error_entries, const TextSink& put) {
+  // nlohmann's dump(2) of the whole document, key order included ("benchmarks" < "context").
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  put("{\n  \"benchmarks\": [");
+  bool first = true;
+  for_each_gbench_entry(file, error_entries, [&](nlohmann::json&& entry) {
+    put(first ? "\n    " : ",\n    ");
+    put(indented_after_first(entry.dump(2, ' ', false, kReplace), "    "));
+    first = false;
+  });
+  put(first ? "],\n  \"context\": " : "\n  ],\n  \"context\": ");
+  put(indented_after_first(gbench_context(file.document).dump(2, ' ', false, kReplace), "  "));
+  put("\n}\n");
 }
 
 nlohmann::json bmf_document(const ResultsFile& file) {

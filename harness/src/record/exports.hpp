@@ -8,6 +8,7 @@
 #pragma once
 
 #include "record/export_format.hpp"
+#include "record/results_json.hpp"
 #include "record/results_reader.hpp"
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,9 @@ std::string export_name(const CellResult& cell);
 // (the default of export and of a run's --format) it is left out: Google Benchmark's compare.py
 // reads a time from every entry that is not an aggregate, and stops at one without.
 nlohmann::json gbench_document(const ResultsFile& file, bool error_entries);
+// The same text as gbench_document(...).dump(2) and a newline, handed to `put` an entry at a time:
+// with an entry per repetition the export can be many times the file, too much to hold at once.
+void write_gbench(const ResultsFile& file, bool error_entries, const TextSink& put);
 nlohmann::json bmf_document(const ResultsFile& file);
 // {"smaller_is_better": [...], "bigger_is_better": [...]}: each list is what the action reads.
 nlohmann::json gab_document(const ResultsFile& file);

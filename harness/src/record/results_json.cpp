@@ -544,23 +544,50 @@ void write_json_atomically(const nlohmann::json& document, const std::string& pa
 }
 
 void write_text_atomically(const std::string& text, const std::string& path) {
+  write_pieces_atomically(path, [&](const TextSink& put) { put(text); });
+}
+
+void write_pieces_atomically(const std::string& path,
+                             const std::function<void(const TextSink& put)>& produce) {
   create_parent_folder(path);
   std::string temporary;
   int fd = open_fresh_temporary(path, temporary);
   if (fd < 0) {
     throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
   }
-  std::size_t written = 0;
-  while (written < text.size()) {
-    ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      throw std::runtime_error("cannot write '" + temporary + "': " + why);
+  const auto write_all = [&](std::string_view text) {
+    std::size_t written = 0;
+    while (written < text.size()) {
+      ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int error = errno;
+        throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(error));
+      }
+      written += static_cast<std::size_t>(n);
     }
-    written += static_cast<std::size_t>(n);
+  };
+  // Small pieces are gathered, so that an entry is not a system call.
+  constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+  std::string buffer;
+  const TextSink put = [&](std::string_view piece) {
+    if (buffer.size() + piece.size() > kBufferBytes) {
+      write_all(buffer);
+      buffer.clear();
+    }
+    if (piece.size() >= kBufferBytes) {
+      write_all(piece);
+    } else {
+      buffer.append(piece);
+    }
+  };
+  try {
+    produce(put);
+    write_all(buffer);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     std::string why = std::strerror(errno);

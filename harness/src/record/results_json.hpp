@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plugbench {
@@ -42,6 +44,13 @@ void write_json_atomically(const nlohmann::json& document, const std::string& pa
 // Writes `text` to `path` the same way (its folder created where missing), without the check on
 // what `path` is now. Throws std::runtime_error naming the path and the problem.
 void write_text_atomically(const std::string& text, const std::string& path);
+
+// Where text goes a piece at a time.
+using TextSink = std::function<void(std::string_view piece)>;
+// As write_text_atomically, for text that `produce` hands to its sink in pieces (text too large
+// to hold at once); an exception from `produce` leaves the old file and no temporary one.
+void write_pieces_atomically(const std::string& path,
+                             const std::function<void(const TextSink& put)>& produce);
 
 // results/<host>-<UTC time>.json, relative to the current folder.
 std::string default_results_path();

@@ -3,6 +3,7 @@
 
 #include "record/results_json.hpp"
 #include "record/safe_text.hpp"
+#include "record/streamed_results.hpp"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -22,13 +23,17 @@
 namespace plugbench {
 namespace {
 
-// A step that rewrites a document of version v as version v + 1, keyed by v. When a field changes
-// meaning, kSchemaVersion goes up and a step from the old version is added here, so that old files
-// stay comparable.
-using Migration = void (*)(nlohmann::json& document);
+// A step that rewrites a file of version v as version v + 1, keyed by v: the document without its
+// cells, and each cell. When a field changes meaning, kSchemaVersion goes up and a step from the
+// old version is added here, so that old files stay comparable.
+struct Migration {
+  void (*document)(nlohmann::json& document);
+  void (*cell)(nlohmann::json& cell);
+};
 const std::map<int, Migration>& migrations() {
   // 1 -> 2: a version 1 file is a run of one rank, which version 2 writes the same way.
-  static const std::map<int, Migration> steps = {{1, [](nlohmann::json&) {}}};
+  static const std::map<int, Migration> steps = {
+      {1, {[](nlohmann::json&) {}, [](nlohmann::json&) {}}}};
   return steps;
 }
 
@@ -193,39 +198,107 @@ void migrate(nlohmann::json& document, const std::string& path) {
                        " is older than any this harness reads (it reads versions 1 to " +
                        std::to_string(kSchemaVersion) + ")");
     }
-    migration->second(document);
+    migration->second.document(document);
     document["schema_version"] = step + 1;
   }
 }
 
-void check_cells(const nlohmann::json& cells, const std::string& path) {
-  if (!cells.is_array()) refuse(path, "not a plugbench results file: 'results' is not an array");
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    const nlohmann::json& cell = cells[i];
-    std::string where = "results[" + std::to_string(i) + "] ";
-    if (!cell.is_object()) refuse(path, where + "is not an object");
-    for (const char* key : {"workload", "plugin", "variant", "distribution", "status"}) {
-      if (!cell.contains(key) || !cell[key].is_string()) {
-        refuse(path, where + "has no '" + key + "' string");
-      }
-    }
-    if (!cell.contains("n") || !cell["n"].is_number_unsigned()) {
-      refuse(path, where + "has no 'n' (a count)");
+// The version the cells are migrated from, where `version` is one this harness reads: the file is
+// refused otherwise (by migrate, once parsed), and its cells are not read.
+std::optional<std::int64_t> readable_version(const std::optional<nlohmann::json>& version) {
+  if (!version || !version->is_number_integer()) return std::nullopt;
+  if (version->is_number_unsigned() && version->get<std::uint64_t>() > std::uint64_t{INT64_MAX}) {
+    return std::nullopt;
+  }
+  const auto value = version->get<std::int64_t>();
+  if (value > kSchemaVersion) return std::nullopt;
+  for (auto step = value; step < kSchemaVersion; ++step) {
+    if (migrations().count(static_cast<int>(step)) == 0) return std::nullopt;
+  }
+  return value;
+}
+
+// What is wrong with the shape of the cell at `index`, or "".
+std::string cell_shape_problem(const nlohmann::json& cell, std::size_t index) {
+  const std::string where = "results[" + std::to_string(index) + "] ";
+  if (!cell.is_object()) return where + "is not an object";
+  for (const char* key : {"workload", "plugin", "variant", "distribution", "status"}) {
+    if (!cell.contains(key) || !cell[key].is_string()) {
+      return where + "has no '" + key + "' string";
     }
   }
+  if (!cell.contains("n") || !cell["n"].is_number_unsigned()) {
+    return where + "has no 'n' (a count)";
+  }
+  return "";
 }
+
+// Turns the cells into CellResults one at a time, as the parser hands them on; keeps the first
+// problem of each kind for after the document's own checks.
+class CellReader {
+ public:
+  CellReader(std::optional<std::int64_t> version, CellJson cell_json)
+      : version_(version), cell_json_(cell_json) {}
+
+  void read(nlohmann::json&& cell) {
+    const std::size_t index = count_++;
+    if (!shape_problem_.empty()) return;
+    if (std::string problem = cell_shape_problem(cell, index); !problem.empty()) {
+      shape_problem_ = problem;
+      return;
+    }
+    if (!version_ || !conversion_problem_.empty()) return;
+    for (auto step = *version_; step < kSchemaVersion; ++step) {
+      migrations().at(static_cast<int>(step)).cell(cell);
+    }
+    try {
+      cells_.push_back(cell_from_json(cell));
+    } catch (const nlohmann::json::exception& e) {
+      conversion_problem_ =
+          "cell " + std::to_string(index) + " cannot be read: " + parse_message(e.what());
+      return;
+    }
+    if (cell_json_ == CellJson::kept) cell_documents_.push_back(std::move(cell));
+  }
+
+  void restart() { *this = CellReader(version_, cell_json_); }
+
+  // Throws ResultsFileError for the first problem found.
+  void check(const std::string& path) const {
+    if (!shape_problem_.empty()) refuse(path, shape_problem_);
+    if (!conversion_problem_.empty()) throw ResultsFileError(path + ": " + conversion_problem_);
+  }
+
+  std::vector<CellResult> take_cells() { return std::move(cells_); }
+  nlohmann::json take_cell_documents() { return std::move(cell_documents_); }
+
+ private:
+  std::optional<std::int64_t> version_;
+  CellJson cell_json_;
+  std::size_t count_ = 0;
+  std::string shape_problem_;
+  std::string conversion_problem_;
+  std::vector<CellResult> cells_;
+  nlohmann::json cell_documents_ = nlohmann::json::array();
+};
 
 }  // namespace
 
-ResultsFile parse_results_text(const std::string& text, const std::string& path) {
+ResultsFile parse_results_text(const std::string& text, const std::string& path,
+                               CellJson cell_json) {
   if (text.empty()) refuse(path, "the file is empty, not a results file");
   if (const std::size_t at = too_deep_at(text); at != std::string::npos) {
     refuse(path, "arrays and objects nest more than " + std::to_string(kMaxNesting) +
                      " deep at byte " + std::to_string(at) + ": not a results file");
   }
+  // The version first (a file this harness writes has it after the cells: keys are sorted), so
+  // that each cell is migrated and typed as soon as it is parsed.
+  CellReader cell_reader(readable_version(top_level_scalar(text, "schema_version")), cell_json);
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(text);
+    document = parse_streaming_results(
+        text, [&](nlohmann::json&& cell) { cell_reader.read(std::move(cell)); },
+        [&] { cell_reader.restart(); });
   } catch (const nlohmann::json::parse_error& e) {
     if (e.byte > text.size()) {  // nlohmann counts the end of input as one byte past it
       refuse(path, "truncated JSON: the text ends at byte " + std::to_string(text.size()) +
@@ -243,18 +316,25 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path)
   }
   migrate(document, path);
   check_context(document, path);
-  check_cells(document["results"], path);
-  return {path, std::move(document)};
+  if (!document["results"].is_array()) {
+    refuse(path, "not a plugbench results file: 'results' is not an array");
+  }
+  cell_reader.check(path);
+  ResultsFile file{path, std::move(document), cell_reader.take_cells(),
+                   cell_json == CellJson::kept};
+  if (file.cell_json_kept) file.document["results"] = cell_reader.take_cell_documents();
+  return file;
 }
 
 namespace {
 
-// Whether a file of `bytes` can be read, parsed and turned into a table or an export under this
-// process's address-space limit (ulimit -v). Checked before the work: a parsed file takes about 30
-// times its size, an export as much again, and nlohmann::json frees a large document with a
-// stack of its own: running out of memory midway ends in std::terminate, not in a message.
+// Whether a file of `bytes` can be read under this process's address-space limit (ulimit -v).
+// Checked before the work: the cells are parsed one at a time, but one JSON value of the file (its
+// context, a cell) may be most of it, and nlohmann::json takes up to about 30 times the text it
+// parsed and frees a large value with a stack of its own: running out of memory there ends in
+// std::terminate, not in a message.
 bool room_to_read(std::uint64_t bytes) {
-  constexpr std::uint64_t kBytesPerFileByte = 64;
+  constexpr std::uint64_t kBytesPerFileByte = 32;
   rlimit limit{};
   if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return true;
   std::uint64_t used = 0;  // this process's address space now: the first field of statm, in pages
@@ -270,7 +350,8 @@ bool room_to_read(std::uint64_t bytes) {
 
 }  // namespace
 
-ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes) {
+ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes,
+                              CellJson cell_json) {
   // Opened without blocking (a FIFO would wait for a writer) and checked before a byte is read: a
   // device such as /dev/zero never ends, and a huge file would take minutes and gigabytes.
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -317,7 +398,7 @@ ResultsFile read_results_file(const std::string& path, std::uint64_t max_bytes) 
     refuse(path, "grew past the " + std::to_string(max_bytes >> 20) +
                      " MiB a results file may have here while it was read");
   }
-  return parse_results_text(text, path);
+  return parse_results_text(text, path, cell_json);
 }
 
 std::optional<double> number_at(const nlohmann::json& value, const std::string& pointer) {
@@ -348,21 +429,6 @@ std::vector<double> numbers_at(const nlohmann::json& value, const std::string& p
     }
   }
   return numbers;
-}
-
-std::vector<CellResult> cells_of(const ResultsFile& file) {
-  std::vector<CellResult> cells;
-  std::size_t index = 0;
-  for (const nlohmann::json& entry : file.cells()) {
-    try {
-      cells.push_back(cell_from_json(entry));
-    } catch (const nlohmann::json::exception& e) {
-      throw ResultsFileError(file.path + ": cell " + std::to_string(index) +
-                             " cannot be read: " + parse_message(e.what()));
-    }
-    ++index;
-  }
-  return cells;
 }
 
 }  // namespace plugbench

@@ -20,10 +20,18 @@ class ResultsFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Whether a reader keeps each cell's JSON beside its typed form. Kept, a parsed file takes about
+// 25 times its size in memory; dropped (show, compare, export, report), about 5 times: a cell's
+// JSON exists only while it is turned into a CellResult.
+enum class CellJson { dropped, kept };
+
 struct ResultsFile {
   std::string path;
-  nlohmann::json document;  // at kSchemaVersion (an older file is migrated, where a step exists)
-  const nlohmann::json& cells() const { return document.at("results"); }
+  // At kSchemaVersion (an older file is migrated, where a step exists). "results" holds the cells'
+  // JSON only where the file was read with CellJson::kept, and is an empty array otherwise.
+  nlohmann::json document;
+  std::vector<CellResult> cells;  // every cell, typed, in the file's order
+  bool cell_json_kept = false;
 };
 
 // The largest results file show and compare read unless told otherwise (--max-file-mib).
@@ -33,14 +41,19 @@ inline constexpr std::uint64_t kMaxFileMibLimit = std::uint64_t{1} << 20;
 
 // Throws ResultsFileError: "<path>: <problem>", for a file that is not a regular file, is larger
 // than `max_bytes`, or cannot be read as a results file.
+// A cell that cannot be read as a CellResult is refused too, naming it: a report with a hole would
+// misreport the run.
 ResultsFile read_results_file(const std::string& path,
-                              std::uint64_t max_bytes = kDefaultMaxResultsBytes);
+                              std::uint64_t max_bytes = kDefaultMaxResultsBytes,
+                              CellJson cell_json = CellJson::dropped);
 // The same checks on text already in memory; `path` names it in messages.
-ResultsFile parse_results_text(const std::string& text, const std::string& path);
+ResultsFile parse_results_text(const std::string& text, const std::string& path,
+                               CellJson cell_json = CellJson::dropped);
 
-// The file's cells, in its order. Throws ResultsFileError naming the cell that cannot be read: a
-// report with a hole would misreport the run.
-std::vector<CellResult> cells_of(const ResultsFile& file);
+// The file's cells, in its order.
+inline const std::vector<CellResult>& cells_of(const ResultsFile& file) {
+  return file.cells;
+}
 
 // A value inside a document by JSON pointer ("/time/kernel/median_ms"): nullopt (or "") where it
 // is absent, null or of another type.

@@ -1,0 +1,162 @@
+// test_results_reading.cpp: a results file read a cell at a time (the cells' JSON never all at
+// once), with the document, the typed cells and the messages what a whole parse gave; the gbench
+// export written an entry at a time, the same text as the document it stands for.
+#include "record/exports.hpp"
+#include "record/results_reader.hpp"
+#include "record/streamed_results.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace plugbench {
+namespace {
+
+using plugbench::testing::read_text;
+
+std::string committed_text() {
+  return read_text(std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json");
+}
+
+// What parse_streaming_results hands on, and the document it returns.
+struct Streamed {
+  nlohmann::json document;
+  std::vector<nlohmann::json> cells;
+  int restarts = 0;
+};
+
+Streamed stream(const std::string& text) {
+  Streamed out;
+  out.document = parse_streaming_results(
+      text, [&](nlohmann::json&& cell) { out.cells.push_back(std::move(cell)); },
+      [&] { ++out.restarts; });
+  return out;
+}
+
+TEST(StreamedResults, EachCellIsHandedOnInOrderAndTheDocumentKeepsTheRest) {
+  const std::string text = committed_text();
+  const nlohmann::json whole = nlohmann::json::parse(text);
+  Streamed streamed = stream(text);
+  ASSERT_EQ(streamed.cells.size(), whole["results"].size());
+  for (std::size_t i = 0; i < streamed.cells.size(); ++i) {
+    EXPECT_EQ(streamed.cells[i], whole["results"][i]) << "cell " << i;
+  }
+  EXPECT_EQ(streamed.document["results"], nlohmann::json::array());
+  nlohmann::json rest = whole;
+  rest["results"] = nlohmann::json::array();
+  EXPECT_EQ(streamed.document, rest);
+  EXPECT_EQ(streamed.restarts, 0);
+}
+
+TEST(StreamedResults, OnlyTheTopLevelResultsArrayIsStreamed) {
+  // A "results" key deeper down, scalar and array elements, nested values inside a cell.
+  const std::string text =
+      R"({"context":{"results":[{"a":1}]},"results":[1,"two",[3,[4]],{"x":{"y":[5,{"z":6}]}}],)"
+      R"("schema_version":2,"z":{"results":[7]}})";
+  Streamed streamed = stream(text);
+  const nlohmann::json whole = nlohmann::json::parse(text);
+  ASSERT_EQ(streamed.cells.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(streamed.cells[i], whole["results"][i]);
+  EXPECT_EQ(streamed.document["context"], whole["context"]);
+  EXPECT_EQ(streamed.document["z"], whole["z"]);
+
+  // "results" that is not an array is the document's, as parsed.
+  Streamed object = stream(R"({"results":{"a":{"b":1}},"schema_version":2})");
+  EXPECT_TRUE(object.cells.empty());
+  EXPECT_EQ(object.document["results"], nlohmann::json::parse(R"({"a":{"b":1}})"));
+}
+
+TEST(StreamedResults, ASecondResultsArrayStartsTheCellsAgainAsNlohmannKeepsTheLast) {
+  Streamed streamed = stream(R"({"results":[{"n":1},{"n":2}],"results":[{"n":3}]})");
+  EXPECT_EQ(streamed.restarts, 1);
+  EXPECT_EQ(streamed.cells.size(), 3u);  // the reader drops the first two at the restart
+  EXPECT_EQ(streamed.document["results"], nlohmann::json::array());
+}
+
+TEST(StreamedResults, BadTextThrowsWhatNlohmannThrows) {
+  EXPECT_THROW(stream(R"({"results":[{"n":1})"), nlohmann::json::parse_error);
+  EXPECT_THROW(stream(R"({"results":[1e400]})"), nlohmann::json::out_of_range);
+  EXPECT_THROW(stream(""), nlohmann::json::parse_error);
+}
+
+TEST(StreamedResults, TheTopLevelScalarIsFoundWithoutTheDocument) {
+  EXPECT_EQ(top_level_scalar(R"({"results":[{"schema_version":9}],"schema_version":2})",
+                             "schema_version"),
+            nlohmann::json(2));
+  EXPECT_EQ(top_level_scalar(R"({"schema_version":1,"schema_version":"x"})", "schema_version"),
+            nlohmann::json("x"));
+  EXPECT_FALSE(top_level_scalar(R"({"schema_version":[2]})", "schema_version"));
+  EXPECT_FALSE(top_level_scalar(R"([{"schema_version":2}])", "schema_version"));
+  EXPECT_FALSE(top_level_scalar(R"({"schema_version":2)", "schema_version"));
+}
+
+TEST(ResultsReader, CellsAreTypedAndTheirJsonKeptOnlyWhenAsked) {
+  const std::string text = committed_text();
+  const nlohmann::json whole = nlohmann::json::parse(text);
+  const ResultsFile dropped = parse_results_text(text, "run.json");
+  ASSERT_EQ(dropped.cells.size(), whole["results"].size());
+  EXPECT_EQ(dropped.document["results"], nlohmann::json::array());
+  EXPECT_FALSE(dropped.cell_json_kept);
+  const ResultsFile kept = parse_results_text(text, "run.json", CellJson::kept);
+  EXPECT_TRUE(kept.cell_json_kept);
+  EXPECT_EQ(kept.document, whole);  // the history's digest is of this document
+  for (std::size_t i = 0; i < dropped.cells.size(); ++i) {
+    EXPECT_EQ(dropped.cells[i].workload, whole["results"][i]["workload"]);
+    EXPECT_EQ(dropped.cells[i].shape.n, whole["results"][i]["n"]);
+    EXPECT_EQ(to_json(dropped.cells[i]), to_json(kept.cells[i]));
+  }
+}
+
+TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {
+  nlohmann::json document = nlohmann::json::parse(committed_text());
+  ASSERT_GE(document["results"].size(), 3u);
+  document["results"][0].erase("shape");
+  try {
+    parse_results_text(document.dump(), "run.json");
+    FAIL() << "a cell without its shape was read";
+  } catch (const ResultsFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "run.json: cell 0 cannot be read: key 'shape' not found");
+  }
+  document["results"][2].erase("workload");
+  try {
+    parse_results_text(document.dump(), "run.json");
+    FAIL() << "a cell without its workload was read";
+  } catch (const ResultsFileError& e) {
+    EXPECT_EQ(std::string(e.what()), "run.json: results[2] has no 'workload' string");
+  }
+}
+
+TEST(ResultsReader, ACellOfAnUnreadableVersionIsNotTypedAndTheVersionIsRefused) {
+  nlohmann::json document = nlohmann::json::parse(committed_text());
+  document["schema_version"] = 99;
+  document["results"][0].erase("shape");
+  try {
+    parse_results_text(document.dump(), "run.json");
+    FAIL() << "a newer file was read";
+  } catch (const ResultsFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema_version 99 was written by a newer harness"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Exports, TheGbenchExportWrittenAnEntryAtATimeIsTheDocumentsText) {
+  nlohmann::json document = nlohmann::json::parse(committed_text());
+  document["results"][1]["status"] = "error";  // an error entry, or a cell left out
+  std::vector<nlohmann::json> variants = {document, document};
+  variants[1]["results"] = nlohmann::json::array();  // no entry at all: "benchmarks": []
+  for (const nlohmann::json& variant : variants) {
+    const ResultsFile file = parse_results_text(variant.dump(), "run.json");
+    for (bool error_entries : {false, true}) {
+      std::string streamed;
+      write_gbench(file, error_entries, [&](std::string_view piece) { streamed += piece; });
+      EXPECT_EQ(streamed, gbench_document(file, error_entries).dump(2) + "\n")
+          << "cells " << file.cells.size() << ", error entries " << error_entries;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace plugbench
