@@ -108,7 +108,7 @@ TEST_F(Compare, AFileAgainstItselfIsAllSameAndExitsZero) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "8 cells compared: 0 faster, 0 slower, 8 same")) << r.out;
   EXPECT_TRUE(contains(r.out, "Mann-Whitney U")) << r.out;
-  EXPECT_FALSE(contains(r.out, "The machines differ")) << r.out;
+  EXPECT_FALSE(contains(r.out, "Different machines")) << r.out;
 
   CommandResult csv = run_harness({"compare", base_path(), base_path(), "--format", "csv"});
   EXPECT_EQ(csv.exit_code, 0);
@@ -335,8 +335,11 @@ TEST_F(Compare, MachinesThatDifferAreShownSideBySideAndPercentOfPeakIsCompared) 
   }
   std::string path = write("other_machine.json", other);
 
-  CommandResult r = run_harness({"compare", base_path(), path});
+  // --wide: every value whole (within 120 columns a long one wraps).
+  CommandResult r = run_harness({"compare", base_path(), path, "--wide"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(lines_of(r.out).at(1).rfind("Different machines (CPU, GPU differ)", 0), 0u)
+      << "said at the top: " << r.out;
   nlohmann::json host = base()["context"]["host"];
   EXPECT_TRUE(contains(r.out, host["cpu"].get<std::string>())) << r.out;
   EXPECT_TRUE(contains(r.out, "AMD EPYC 9654 96-Core Processor (16 logical cores)")) << r.out;
@@ -344,9 +347,73 @@ TEST_F(Compare, MachinesThatDifferAreShownSideBySideAndPercentOfPeakIsCompared) 
   EXPECT_TRUE(contains(r.out, "570.124")) << r.out;
   EXPECT_TRUE(contains(r.out, "GNU 13.2.0")) << r.out;
   EXPECT_TRUE(contains(r.out, "gpu-box")) << r.out;
-  EXPECT_TRUE(contains(r.out, "The machines differ (CPU, GPU)")) << r.out;
   EXPECT_TRUE(contains(r.out, "%peak new/base")) << r.out;
   EXPECT_TRUE(contains(r.out, "0.500")) << r.out;  // half the fraction of peak
+}
+
+// The same run under another CPU (a different core count), with one cell three times slower.
+nlohmann::json on_another_cpu(nlohmann::json document) {
+  document["context"]["host"]["logical_cores"] =
+      document["context"]["host"]["logical_cores"].get<int>() + 14;
+  nlohmann::json& slow = cell_of(document, "scan", "cpu_serial", 4096);
+  set_samples(slow, {3.00, 3.03, 3.06, 3.09, 3.12, 3.15, 3.18, 3.21, 3.24, 3.27}, 3.135);
+  return document;
+}
+
+TEST_F(Compare, OtherMachinesAreComparedNotJudged) {
+  nlohmann::json steady = base();
+  set_samples(cell_of(steady, "scan", "cpu_serial", 4096),
+              {1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}, 1.045);
+  const std::string base_file = write("steady_here.json", steady);
+  const std::string other = write("three_times_there.json", on_another_cpu(steady));
+
+  CommandResult r = run_harness({"compare", base_file, other});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(contains(r.out, "REGRESSION")) << r.out;
+  EXPECT_TRUE(contains(r.out, "1 slower")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(different machines: no slower cell called a regression)")) << r.out;
+  // Both hosts are called the same: the machines are named by their CPUs.
+  const std::string host = steady["context"]["host"]["name"];
+  const int cores = steady["context"]["host"]["logical_cores"];
+  EXPECT_TRUE(contains(r.out, host + ": " + std::to_string(cores) + " logical cores, no GPU"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, host + ": " + std::to_string(cores + 14) + " logical cores, no GPU"))
+      << r.out;
+
+  CommandResult judged =
+      run_harness({"compare", base_file, other, "--regressions-across-machines"});
+  EXPECT_EQ(judged.exit_code, 1) << judged.out;
+  EXPECT_TRUE(contains(judged.out, "REGRESSION scan small n=4096 cpu_serial/loop: 3.00x"))
+      << judged.out;
+
+  // A wrong answer is the code's on any machine.
+  nlohmann::json wrong = on_another_cpu(steady);
+  nlohmann::json& cell = cell_of(wrong, "reduce", "openmp", 1024);
+  cell["status"] = "failed";
+  cell["message"] = "sum 41 instead of 42";
+  CommandResult failed = run_harness({"compare", base_file, write("wrong_there.json", wrong)});
+  EXPECT_EQ(failed.exit_code, 1) << failed.out;
+  EXPECT_TRUE(contains(failed.out, "REGRESSION reduce mod100 n=1024 openmp/parallel_for"))
+      << failed.out;
+}
+
+// A terminal's 120 columns: the committed H200 run against the committed 2-core run (many
+// plugins, long variant names, machines that differ) wraps its titles and texts to fit; only the
+// summary, a line for scripts, may be longer. --wide keeps every column.
+TEST(CompareCommitted, TheConsoleOutputFitsOneHundredTwentyColumns) {
+  const std::string h200 = std::string(PLUGBENCH_SOURCE_DIR) + "/results/h200/default.json";
+  const std::string two_core =
+      std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  CommandResult r = run_harness({"compare", h200, two_core});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const std::string& line : lines_of(r.out)) {
+    if (contains(line, " against ") && contains(line, "cells compared")) continue;
+    EXPECT_LE(line.size(), 120u) << line;
+  }
+  EXPECT_FALSE(contains(r.out, "p Holm")) << r.out;
+  CommandResult wide = run_harness({"compare", h200, two_core, "--wide"});
+  EXPECT_TRUE(contains(wide.out, "p Holm")) << wide.out;
+  EXPECT_TRUE(contains(wide.out, "on time (U over samples)")) << wide.out;
 }
 
 // Several runs a side (made in alternation, A B A B): the runs are the replication, Welch's t over

@@ -44,6 +44,40 @@ TEST(TableWriter, ConsoleAlignsColumnsAndShowsMissingValuesAsDashes) {
   EXPECT_EQ(lines[6], "(a note)");
 }
 
+// Wider than 120 columns: titles wrap over their values first (at spaces), then the widest text
+// column wraps its values; numbers are never cut, and a table that fits is left alone.
+TEST(TableWriter, AConsoleTableWiderThanATerminalWrapsTitlesThenText) {
+  TextTable table;
+  table.title = "wide";
+  table.columns = {{"name", "name", true}};
+  for (int i = 0; i < 8; ++i)
+    table.columns.push_back({"a long title " + std::string(1, 'p' + i), "c"});
+  table.columns.push_back({"description", "d", true});
+  TableRow row;
+  row.cells = {"cpu_serial/lsd_radix_combining_11bit"};
+  for (int i = 0; i < 8; ++i) row.cells.push_back("12345.6");
+  row.cells.push_back("a sentence of several words that says why, too long for the line");
+  table.rows.push_back(row);
+  std::ostringstream out;
+  TableWriter(out, OutputFormat::console, TableWriter::kTerminalColumns).write(table);
+  std::vector<std::string> lines = lines_of(out.str());
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 120u) << out.str();
+  EXPECT_EQ(lines.at(2).substr(0, 4), "name") << out.str();
+  EXPECT_TRUE(contains(out.str(), "a long")) << out.str();  // a title broken at a space
+  EXPECT_TRUE(contains(out.str(), "title p")) << out.str();
+  const std::string text = out.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '5'), 8) << "every number whole";
+  std::string joined;
+  for (const std::string& line : lines) joined += line + " ";
+  for (const char* word : {"several", "words", "says", "line"}) {
+    EXPECT_TRUE(contains(joined, word)) << word << "\n" << out.str();
+  }
+
+  std::ostringstream narrow;
+  TableWriter(narrow, OutputFormat::console, TableWriter::kTerminalColumns).write(sample_table());
+  EXPECT_EQ(lines_of(narrow.str()).at(2), "plugin       ms  verified") << "a table that fits";
+}
+
 TEST(TableWriter, MarkdownEscapesPipesAndPutsNotesInTheLastColumn) {
   std::ostringstream out;
   TableWriter(out, OutputFormat::md).write(sample_table());

@@ -19,6 +19,8 @@ namespace plugbench {
 struct CompareSettings {
   double threshold = 0.05;  // new/base within this fraction of 1: same
   double alpha = 0.05;      // level of the test, for the whole family of compared cells (Holm)
+  // Where the CPUs or GPUs differ, a slower cell measures the machines: no regression unless set.
+  bool regressions_across_machines = false;
 };
 
 // One side of a matched cell, as its results file (or files: several runs) have it.

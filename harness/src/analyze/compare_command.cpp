@@ -39,6 +39,7 @@ struct CompareOptions {
   bool help = false;
   std::string plugins, workloads, sizes;  // -p, -w, -s: the cells to compare
   bool matched_only = false;
+  bool wide = false;  // every column on the console too
   CellSelection selection;
 };
 
@@ -73,8 +74,13 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "new", po::value<std::vector<std::string>>(&o.new_runs)->composing(),
       "a run of the new side (repeatable), with --base")(
       "matched-only", po::bool_switch(&o.matched_only),
-      "only cells that both files hold: no 'only in base' or 'only in new' rows")("help,h",
-                                                                                  "this help");
+      "only cells that both files hold: no 'only in base' or 'only in new' rows")(
+      "wide", po::bool_switch(&o.wide),
+      "every column on the console (GB/s, the p-values, each verdict's reason); by default the "
+      "tables fit 120 columns")(
+      "regressions-across-machines", po::bool_switch(&o.settings.regressions_across_machines),
+      "call a slower cell a regression (exit 1) even where the CPUs or GPUs differ; by default "
+      "other hardware is compared, not judged")("help,h", "this help");
   return options;
 }
 
@@ -105,7 +111,8 @@ std::string compare_usage() {
           "compare some plugins, workloads or sizes only. See docs/comparing-results.md.\n\n"
        << describe_compare_options(unused)
        << "\nexit codes: 0 no regression, 1 a regression (a cell slower beyond --threshold with "
-          "p < alpha, or verified in the base and failing or in error in a newer file), 2 usage "
+          "p < alpha on the same CPU and GPU, or verified in the base and failing or in error in "
+          "a newer file), 2 usage "
           "error or a file that is not a readable results file, 3 no regression but nothing to "
           "vouch for it: no cell compared (--allow-empty), or a newer file incomplete "
           "(--allow-incomplete), 4 stdout could not be written\n";
@@ -136,9 +143,36 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
 }
 
 // Console and markdown: a line of text (markdown: a paragraph).
-void say(std::ostream& out, OutputFormat format, const std::string& text) {
+// `wrap`: explanations; a record a script may grep for (the summary, a REGRESSION) stays one line.
+void say(std::ostream& out, OutputFormat format, const std::string& text, bool wrap = true) {
   // Names in it come from the files: their control characters are shown escaped.
-  out << printable_text(text) << (format == OutputFormat::md ? "\n\n" : "\n");
+  if (format == OutputFormat::md) {
+    out << printable_text(text) << "\n\n";
+    return;
+  }
+  // On a terminal, within 120 columns: broken at a space (a word longer than that stays whole).
+  constexpr std::size_t kColumns = 120;
+  std::string rest = printable_text(text);
+  while (wrap && rest.size() > kColumns) {
+    std::size_t cut = rest.rfind(' ', kColumns);
+    if (cut == std::string::npos || cut == 0) cut = rest.find(' ', kColumns);
+    if (cut == std::string::npos) break;
+    out << rest.substr(0, cut) << "\n";
+    rest.erase(0, cut + 1);
+  }
+  out << rest << "\n";
+}
+
+// CSV and markdown hold every column; the console with --wide.
+ComparisonColumns columns_of(const CompareOptions& o) {
+  if (o.format == OutputFormat::csv) return ComparisonColumns::every_in_fixed_order;
+  return o.wide || o.format == OutputFormat::md ? ComparisonColumns::every
+                                                : ComparisonColumns::terminal;
+}
+
+// --wide: tables as wide as their values; else within a terminal's width.
+std::size_t console_columns(const CompareOptions& o) {
+  return o.wide ? 0 : TableWriter::kTerminalColumns;
 }
 
 // Prints a comparison: the machines, how to read it, the tables, the summary, the regressions.
@@ -150,23 +184,23 @@ void print_comparison(const FileComparison& comparison, const CompareOptions& o,
   OutputFormat text_format = csv ? OutputFormat::console : o.format;
   if (!csv) {
     say(text, text_format, comparison.heading);
-    TableWriter(text, text_format).write(comparison.machines);
+    if (!comparison.machines_differ.empty()) say(text, text_format, comparison.machines_differ);
+    TableWriter(text, text_format, console_columns(o)).write(comparison.machines);
     text << "\n";
     for (const std::string& remark : comparison.remarks) say(text, text_format, remark);
   }
   for (const TextTable& table : comparison.tables) tables.write(table);
   if (!csv) text << "\n";
-  say(text, text_format, comparison.summary);
-  for (const std::string& line : comparison.regressions) say(text, text_format, line);
+  say(text, text_format, comparison.summary, false);
+  for (const std::string& line : comparison.regressions) say(text, text_format, line, false);
 }
 
 // Compares one file to the base and prints it.
 FileComparison compare_pair(const ResultsFile& base, std::vector<CellResult> base_cells,
                             const ResultsFile& current, std::vector<CellResult> current_cells,
                             const CompareOptions& o, TableWriter& tables) {
-  FileComparison comparison =
-      compare_files(base, std::move(base_cells), current, std::move(current_cells), o.settings,
-                    o.format == OutputFormat::csv);
+  FileComparison comparison = compare_files(base, std::move(base_cells), current,
+                                            std::move(current_cells), o.settings, columns_of(o));
   print_comparison(comparison, o, tables);
   return comparison;
 }
@@ -174,8 +208,7 @@ FileComparison compare_pair(const ResultsFile& base, std::vector<CellResult> bas
 // Compares the runs of one side to the other's and prints it.
 FileComparison compare_runs(const ComparedSide& base, const ComparedSide& current,
                             const CompareOptions& o, TableWriter& tables) {
-  FileComparison comparison =
-      compare_sides(base, current, o.settings, o.format == OutputFormat::csv);
+  FileComparison comparison = compare_sides(base, current, o.settings, columns_of(o));
   print_comparison(comparison, o, tables);
   return comparison;
 }
@@ -251,7 +284,7 @@ int run_compare(int argc, const char* const* argv) {
     std::cerr << incomplete_warning(files[i]) << "\n";
     newer_incomplete = newer_incomplete || (by_runs ? i >= options.base_runs.size() : i > 0);
   }
-  TableWriter tables(std::cout, options.format);
+  TableWriter tables(std::cout, options.format, console_columns(options));
   bool regression = false;
   std::vector<std::string> compared_nothing;
   if (by_runs) {

@@ -25,14 +25,41 @@ std::vector<std::string> hardware_differences(const Facts& a, const Facts& b) {
   return differ;
 }
 
-TextTable machines_table(const Facts& a, const Facts& b) {
+// The value of the fact `name`, or "".
+std::string fact(const Facts& facts, const std::string& name) {
+  for (const auto& [label, value] : facts) {
+    if (label == name) return value;
+  }
+  return "";
+}
+
+// What tells a machine apart where its host name does not: "vm: 16 logical cores, NVIDIA H200".
+std::string machine_label(const Facts& facts) {
+  std::string cpu = fact(facts, "CPU");
+  // "Intel(R) Xeon(R) Processor (16 logical cores)": the cores say more than a model name that
+  // two machines share.
+  if (std::size_t open = cpu.rfind(" ("); open != std::string::npos && cpu.back() == ')') {
+    cpu = cpu.substr(open + 2, cpu.size() - open - 3);
+  }
+  const std::string gpu = fact(facts, "GPU");
+  return fact(facts, "host") + ": " + (cpu.empty() ? "CPU unknown" : cpu) + ", " +
+         (gpu.empty() || gpu == "none" ? "no GPU" : gpu);
+}
+
+TextTable machines_table(const Facts& a, const Facts& b, bool machines_differ) {
   TextTable table;
   table.title = "machines";
   table.columns = {
       {"", "fact", true}, {"base", "base", true}, {"new", "new", true}, {"", "differs", true}};
   for (std::size_t i = 0; i < a.size(); ++i) {
-    bool differs = a[i].second != b[i].second;
-    table.rows.push_back({{a[i].first, a[i].second, b[i].second, differs ? "*" : " "}, ""});
+    std::string base_value = a[i].second, new_value = b[i].second;
+    // Two machines under one host name ("vm" and "vm") are named by their CPUs and GPUs.
+    if (a[i].first == "host" && machines_differ && base_value == new_value) {
+      base_value = machine_label(a);
+      new_value = machine_label(b);
+    }
+    bool differs = a[i].second != b[i].second || base_value != new_value;
+    table.rows.push_back({{a[i].first, base_value, new_value, differs ? "*" : " "}, ""});
   }
   table.notes.push_back("(* differs)");
   return table;
@@ -62,10 +89,33 @@ std::string side_names(const ComparedSide& side) {
   return text;
 }
 
-// One table per workload and distribution.
+// The reason a verdict's row gives, or "": what went wrong, or which ratio and test decided.
+std::string why_text(const CellComparison& c) {
+  if (!c.detail.empty()) return c.detail;
+  if (c.p_adjusted && c.verdict != Verdict::same) return "on " + c.decided_by + " (" + c.test + ")";
+  return "";
+}
+
+std::optional<double> percent_of_peak_ratio(const CellSide& b, const CellSide& n) {
+  if (b.percent_of_peak && n.percent_of_peak && *b.percent_of_peak > 0) {
+    return *n.percent_of_peak / *b.percent_of_peak;
+  }
+  return std::nullopt;
+}
+
+// One table per workload and distribution; the reasons beyond the test's name are lines below the
+// table where the columns leave them out.
 std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparisons,
                                    const std::string& base_names, const std::string& current_names,
-                                   bool peak_ratio) {
+                                   bool machines_differ, ComparisonColumns columns) {
+  const bool all_columns = columns != ComparisonColumns::terminal;
+  const bool peak_ratio = machines_differ || all_columns;
+  const bool peak_ratio_first =
+      machines_differ && columns != ComparisonColumns::every_in_fixed_order;
+  const bool any_normalized =
+      std::any_of(comparisons.begin(), comparisons.end(),
+                  [](const CellComparison& c) { return c.normalized_ratio.has_value(); });
+  const bool normalized_column = all_columns || any_normalized;
   std::vector<TextTable> tables;
   for (const CellComparison& c : comparisons) {
     if (tables.empty() || tables.back().context[2].second != c.key.workload ||
@@ -76,54 +126,51 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
                        {"new", current_names},
                        {"workload", c.key.workload},
                        {"distribution", c.key.distribution}};
-      table.columns = {{"n", "n"},
-                       {"plugin", "plugin", true},
-                       {"variant", "variant", true},
-                       {"base ms", "base_ms"},
-                       {"new ms", "new_ms"},
-                       {"new/base", "ratio"},
-                       {"norm new/base", "normalized_ratio"},
-                       {"95% CI", "ratio_interval", true},
-                       {"base GB/s", "base_gbps"},
-                       {"new GB/s", "new_gbps"},
-                       {"base %peak", "base_percent_of_peak"},
-                       {"new %peak", "new_percent_of_peak"}};
-      if (peak_ratio) table.columns.push_back({"%peak new/base", "percent_of_peak_ratio"});
-      table.columns.push_back({"p", "p_value"});
-      table.columns.push_back({"p Holm", "p_holm"});
+      table.columns = {{"n", "n"}, {"plugin", "plugin", true}, {"variant", "variant", true}};
+      if (peak_ratio_first) table.columns.push_back({"%peak new/base", "percent_of_peak_ratio"});
+      table.columns.insert(table.columns.end(),
+                           {{"base ms", "base_ms"}, {"new ms", "new_ms"}, {"new/base", "ratio"}});
+      if (normalized_column) table.columns.push_back({"norm new/base", "normalized_ratio"});
+      table.columns.push_back({"95% CI", "ratio_interval", true});
+      if (all_columns) {
+        table.columns.insert(table.columns.end(),
+                             {{"base GB/s", "base_gbps"}, {"new GB/s", "new_gbps"}});
+      }
+      table.columns.insert(table.columns.end(), {{"base %peak", "base_percent_of_peak"},
+                                                 {"new %peak", "new_percent_of_peak"}});
+      if (peak_ratio && !peak_ratio_first) {
+        table.columns.push_back({"%peak new/base", "percent_of_peak_ratio"});
+      }
+      if (all_columns) {
+        table.columns.insert(table.columns.end(), {{"p", "p_value"}, {"p Holm", "p_holm"}});
+      }
       table.columns.push_back({"verdict", "verdict", true});
-      table.columns.push_back({"why", "why", true});
+      if (all_columns) table.columns.push_back({"why", "why", true});
       tables.push_back(std::move(table));
     }
     const CellSide none;
     const CellSide& b = c.base ? *c.base : none;
     const CellSide& n = c.current ? *c.current : none;
     TableRow row;
-    row.cells = {std::to_string(c.key.n),
-                 c.key.plugin,
-                 c.key.variant,
-                 format_ms(b.median_ms),
-                 format_ms(n.median_ms),
-                 format_number(c.ratio, 3),
-                 format_number(c.normalized_ratio, 3),
-                 interval_text(c),
-                 format_rate(b.gbps),
-                 format_rate(n.gbps),
-                 format_number(b.percent_of_peak, 1),
-                 format_number(n.percent_of_peak, 1)};
-    if (peak_ratio) {
-      std::optional<double> ratio;
-      if (b.percent_of_peak && n.percent_of_peak && *b.percent_of_peak > 0) {
-        ratio = *n.percent_of_peak / *b.percent_of_peak;
-      }
-      row.cells.push_back(format_number(ratio, 3));
+    row.cells = {std::to_string(c.key.n), c.key.plugin, c.key.variant};
+    const std::string peak_ratio_text = format_number(percent_of_peak_ratio(b, n), 3);
+    if (peak_ratio_first) row.cells.push_back(peak_ratio_text);
+    row.cells.insert(row.cells.end(),
+                     {format_ms(b.median_ms), format_ms(n.median_ms), format_number(c.ratio, 3)});
+    if (normalized_column) row.cells.push_back(format_number(c.normalized_ratio, 3));
+    row.cells.push_back(interval_text(c));
+    if (all_columns) row.cells.insert(row.cells.end(), {format_rate(b.gbps), format_rate(n.gbps)});
+    row.cells.insert(row.cells.end(),
+                     {format_number(b.percent_of_peak, 1), format_number(n.percent_of_peak, 1)});
+    if (peak_ratio && !peak_ratio_first) row.cells.push_back(peak_ratio_text);
+    if (all_columns) row.cells.insert(row.cells.end(), {p_text(c.p_value), p_text(c.p_adjusted)});
+    row.cells.push_back(c.label);
+    if (all_columns) {
+      row.cells.push_back(why_text(c));
+    } else if (!c.detail.empty()) {
+      tables.back().notes.push_back("n=" + std::to_string(c.key.n) + " " + c.key.plugin + "/" +
+                                    c.key.variant + ": " + c.detail);
     }
-    std::string why = c.detail;
-    // Which ratio decided, and from what replication, where a test did.
-    if (why.empty() && c.p_adjusted && c.verdict != Verdict::same) {
-      why = "on " + c.decided_by + " (" + c.test + ")";
-    }
-    row.cells.insert(row.cells.end(), {p_text(c.p_value), p_text(c.p_adjusted), c.label, why});
     row.alert = c.regression || c.verdict == Verdict::failed;
     tables.back().rows.push_back(std::move(row));
   }
@@ -155,21 +202,31 @@ std::string summary_text(const std::vector<CellComparison>& comparisons) {
 }  // namespace
 
 FileComparison compare_sides(const ComparedSide& base, const ComparedSide& current,
-                             const CompareSettings& settings, bool peak_ratio_always) {
+                             const CompareSettings& settings, ComparisonColumns columns) {
   std::vector<CellComparison> comparisons = compare_cells(base.cells, current.cells, settings);
   Facts base_facts = machine_facts(base.files.front()->document);
   Facts current_facts = machine_facts(current.files.front()->document);
   std::vector<std::string> differences = hardware_differences(base_facts, current_facts);
+  const bool machines_differ = !differences.empty();
+  // A slower cell on other hardware is the hardware's doing: a wrong answer or a crash is still
+  // the code's.
+  if (machines_differ && !settings.regressions_across_machines) {
+    for (CellComparison& c : comparisons) {
+      if (c.verdict == Verdict::slower) c.regression = false;
+    }
+  }
   const std::string base_names = side_names(base), current_names = side_names(current);
   FileComparison result;
   result.heading = "base: " + base_names + "    new: " + current_names;
-  result.machines = machines_table(base_facts, current_facts);
-  if (!differences.empty()) {
-    result.remarks.push_back(
-        "The machines differ (" + join(differences) +
-        "): a ratio of times measures the hardware as well as the code, so % of peak (each "
-        "against its own machine's measured peak) is compared too: the %peak new/base column.");
+  if (machines_differ) {
+    result.machines_differ =
+        "Different machines (" + join(differences) + " differ): faster and slower compare the " +
+        "machines, not the code, so no slower cell is a regression" +
+        (settings.regressions_across_machines ? " here but for --regressions-across-machines"
+                                              : " (--regressions-across-machines makes it one)") +
+        "; %peak new/base, each rate against its own machine's measured peak, leads the tables.";
   }
+  result.machines = machines_table(base_facts, current_facts, machines_differ);
   const bool runs = base.files.size() > 1 && current.files.size() > 1;
   result.remarks.push_back(
       "Verdicts: new/base estimated with a 95% interval " +
@@ -183,10 +240,15 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       number_text(settings.alpha, "%g") +
       ", else too noisy to say; also too noisy where the time over the median pass of the "
       "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
-      "move as far the same way.");
-  result.tables = cell_tables(comparisons, base_names, current_names,
-                              !differences.empty() || peak_ratio_always);
+      "move as far the same way." +
+      (columns == ComparisonColumns::terminal
+           ? " --wide (or --format csv) adds GB/s, the p-values and each reason."
+           : ""));
+  result.tables = cell_tables(comparisons, base_names, current_names, machines_differ, columns);
   result.summary = current_names + " against " + base_names + ": " + summary_text(comparisons);
+  if (machines_differ && !settings.regressions_across_machines) {
+    result.summary += " (different machines: no slower cell called a regression)";
+  }
   result.compared = compared_count(comparisons);
   for (const CellComparison& c : comparisons) {
     if (!c.regression) continue;
@@ -202,11 +264,11 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
 
 FileComparison compare_files(const ResultsFile& base, std::vector<CellResult> base_cells,
                              const ResultsFile& current, std::vector<CellResult> current_cells,
-                             const CompareSettings& settings, bool peak_ratio_always) {
+                             const CompareSettings& settings, ComparisonColumns columns) {
   ComparedSide base_side{{&base}, {}}, current_side{{&current}, {}};
   base_side.cells.push_back(std::move(base_cells));
   current_side.cells.push_back(std::move(current_cells));
-  return compare_sides(base_side, current_side, settings, peak_ratio_always);
+  return compare_sides(base_side, current_side, settings, columns);
 }
 
 }  // namespace plugbench

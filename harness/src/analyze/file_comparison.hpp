@@ -14,7 +14,9 @@
 namespace plugbench {
 
 struct FileComparison {
-  std::string heading;               // "base: A.json    new: B.json"
+  std::string heading;  // "base: A.json    new: B.json"
+  // One line where the CPUs or GPUs differ: the verdicts compare the machines; else "".
+  std::string machines_differ;
   TextTable machines;                // the facts of both, the differing ones marked
   std::vector<std::string> remarks;  // lines on how to read the tables (machines that differ...)
   std::vector<TextTable> tables;     // one per workload and distribution
@@ -30,14 +32,24 @@ struct ComparedSide {
   std::vector<std::vector<CellResult>> cells;  // each file's, as read (multi-rank collapsed)
 };
 
-// `current` against `base`. The tables carry a "%peak new/base" column when the CPUs or GPUs
-// differ, or always with `peak_ratio_always`.
+// Which columns the cell tables have, and in what order.
+enum class ComparisonColumns {
+  // What fits 120 on a terminal: no GB/s, p-values or reasons (those that say more than the
+  // test's name are lines below the table); "%peak new/base" first where the machines differ.
+  terminal,
+  // Every column (markdown, --wide, the report), "%peak new/base" first where the machines differ.
+  every,
+  // Every column in one order whatever the files (CSV: read by position too).
+  every_in_fixed_order,
+};
+
+// `current` against `base`.
 FileComparison compare_sides(const ComparedSide& base, const ComparedSide& current,
-                             const CompareSettings& settings, bool peak_ratio_always);
+                             const CompareSettings& settings, ComparisonColumns columns);
 
 // One file a side.
 FileComparison compare_files(const ResultsFile& base, std::vector<CellResult> base_cells,
                              const ResultsFile& current, std::vector<CellResult> current_cells,
-                             const CompareSettings& settings, bool peak_ratio_always);
+                             const CompareSettings& settings, ComparisonColumns columns);
 
 }  // namespace plugbench

@@ -161,8 +161,9 @@ void file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
 
 void comparison_section(HtmlPage& page, const ResultsFile& base, const ResultsFile& current,
                         const CompareSettings& settings) {
-  FileComparison comparison = compare_files(base, collapse_ranks(cells_of(base)), current,
-                                            collapse_ranks(cells_of(current)), settings, false);
+  FileComparison comparison =
+      compare_files(base, collapse_ranks(cells_of(base)), current,
+                    collapse_ranks(cells_of(current)), settings, ComparisonColumns::every);
   page.heading(2, "comparison: " + current.path + " against " + base.path);
   page.paragraph(comparison.heading);
   page.table(comparison.machines);

@@ -7,10 +7,15 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <functional>
+#include <sstream>
 #include <string_view>
 
 namespace plugbench {
 namespace {
+
+// The narrowest a text column is made to keep a table within the terminal's width.
+constexpr std::size_t kNarrowestTextColumn = 16;
 
 // Characters on screen: UTF-8 continuation bytes take no column ("→", "≤").
 std::size_t display_width(const std::string& text) {
@@ -21,6 +26,46 @@ std::size_t display_width(const std::string& text) {
 
 std::string on_screen(const std::string& cell) {
   return cell.empty() ? "-" : cell;
+}
+
+// `text` in lines of at most `width` columns: broken at spaces where it can be, inside a word
+// (between characters, never inside one) where a word is wider than the line.
+std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines(1);
+  std::size_t used = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t end = text.find(' ', i);
+    if (end == std::string::npos) end = text.size();
+    std::string word = text.substr(i, end - i);
+    i = end < text.size() ? end + 1 : end;
+    std::size_t word_width = display_width(word);
+    if (used > 0 && used + 1 + word_width > width) {
+      lines.emplace_back();
+      used = 0;
+    }
+    if (used > 0) {
+      lines.back() += ' ';
+      ++used;
+    }
+    std::size_t start = 0;
+    while (word_width > width - used) {  // a word longer than the line: cut at a character
+      std::size_t cut = start, columns = 0;
+      while (cut < word.size() && columns < width - used) {
+        ++cut;
+        while (cut < word.size() && (static_cast<unsigned char>(word[cut]) & 0xC0) == 0x80) ++cut;
+        ++columns;
+      }
+      lines.back() += word.substr(start, cut - start);
+      lines.emplace_back();
+      used = 0;
+      word_width -= columns;
+      start = cut;
+    }
+    lines.back() += word.substr(start);
+    used += word_width;
+  }
+  return lines;
 }
 
 std::string padded(const std::string& text, std::size_t width, bool align_left) {
@@ -151,35 +196,75 @@ void TableWriter::write(const TextTable& raw_table) {
 
 void TableWriter::write_console(const TextTable& table) {
   const std::size_t columns = table.columns.size();
-  std::vector<std::size_t> widths(columns);
-  for (std::size_t c = 0; c < columns; ++c) widths[c] = display_width(table.columns[c].title);
+  std::vector<std::size_t> data(columns, 0), title_word(columns, 0), widths(columns);
   for (const TableRow& row : table.rows) {
     if (!row.note.empty()) continue;  // a note runs past the columns it does not fill
     for (std::size_t c = 0; c < std::min(columns, row.cells.size()); ++c) {
-      widths[c] = std::max(widths[c], display_width(on_screen(row.cells[c])));
+      data[c] = std::max(data[c], display_width(on_screen(row.cells[c])));
     }
   }
-  auto write_line = [&](const std::vector<std::string>& cells, const std::string& note) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size() && c < columns; ++c) {
-      if (c > 0) line += "  ";
-      bool last = c + 1 == columns;
-      line += last && table.columns[c].align_left
-                  ? cells[c]
-                  : padded(cells[c], widths[c], table.columns[c].align_left);
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < columns; ++c) {
+    std::istringstream words(table.columns[c].title);
+    for (std::string word; words >> word;) {
+      title_word[c] = std::max(title_word[c], display_width(word));
     }
-    if (!note.empty()) line += "  " + note;
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out_ << line << "\n";
+    widths[c] = std::max(display_width(table.columns[c].title), data[c]);
+    total += widths[c] + (c > 0 ? 2 : 0);
+  }
+  // Wider than a terminal: first the titles wider than their column's values wrap (down to their
+  // longest word), then the widest text columns narrow (their values wrap, never below
+  // kNarrowestTextColumn); numbers are never cut.
+  // A column at a time, the widest that can give, so that columns narrow evenly.
+  const auto narrow = [&](const std::function<std::size_t(std::size_t)>& narrowest) {
+    while (console_columns_ > 0 && total > console_columns_) {
+      std::size_t widest = columns;
+      for (std::size_t c = 0; c < columns; ++c) {
+        if (widths[c] > narrowest(c) && (widest == columns || widths[c] >= widths[widest])) {
+          widest = c;
+        }
+      }
+      if (widest == columns) return;
+      --widths[widest];
+      --total;
+    }
+  };
+  narrow([&](std::size_t c) { return std::max(data[c], title_word[c]); });
+  narrow([&](std::size_t c) {
+    return table.columns[c].align_left ? std::max(title_word[c], kNarrowestTextColumn) : widths[c];
+  });
+  auto write_line = [&](const std::vector<std::string>& cells, const std::string& note,
+                        bool titles) {
+    std::vector<std::vector<std::string>> parts;
+    std::size_t height = 1;
+    for (std::size_t c = 0; c < cells.size() && c < columns; ++c) {
+      parts.push_back(titles || table.columns[c].align_left ? wrapped(cells[c], widths[c])
+                                                            : std::vector<std::string>{cells[c]});
+      height = std::max(height, parts.back().size());
+    }
+    for (std::size_t l = 0; l < height; ++l) {
+      std::string line;
+      for (std::size_t c = 0; c < parts.size(); ++c) {
+        if (c > 0) line += "  ";
+        const std::string part = l < parts[c].size() ? parts[c][l] : "";
+        bool last = c + 1 == columns;
+        line += last && table.columns[c].align_left
+                    ? part
+                    : padded(part, widths[c], table.columns[c].align_left);
+      }
+      if (l == 0 && !note.empty()) line += "  " + note;
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out_ << line << "\n";
+    }
   };
   out_ << "\n" << table.title << "\n";
   std::vector<std::string> titles;
   for (const TableColumn& column : table.columns) titles.push_back(column.title);
-  write_line(titles, "");
+  write_line(titles, "", true);
   for (const TableRow& row : table.rows) {
     std::vector<std::string> cells;
     for (const std::string& cell : row.cells) cells.push_back(on_screen(cell));
-    write_line(cells, row.note);
+    write_line(cells, row.note, false);
   }
   for (const std::string& note : table.notes) out_ << note << "\n";
 }

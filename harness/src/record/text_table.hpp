@@ -46,7 +46,13 @@ struct TextTable {
 // context names, then the columns' CSV names; later tables add rows under it.
 class TableWriter {
  public:
-  TableWriter(std::ostream& out, OutputFormat format) : out_(out), format_(format) {}
+  // A terminal's width, for tables asked to fit one (harness compare).
+  static constexpr std::size_t kTerminalColumns = 120;
+
+  // `console_columns`: the width a console table is kept within (its titles, then its text
+  // columns wrap); 0, the default: as wide as its values.
+  TableWriter(std::ostream& out, OutputFormat format, std::size_t console_columns = 0)
+      : out_(out), format_(format), console_columns_(console_columns) {}
   void write(const TextTable& table);
   OutputFormat format() const { return format_; }
 
@@ -58,6 +64,7 @@ class TableWriter {
 
   std::ostream& out_;
   OutputFormat format_;
+  std::size_t console_columns_;
   bool csv_header_written_ = false;
 };
 
