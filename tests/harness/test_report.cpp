@@ -2,6 +2,7 @@
 // charts and crossover (and, with two files, their comparison), with every text from a file
 // escaped, a cell without a figure never drawn as a point, and clear errors on bad input.
 #include "record/svg_chart.hpp"
+#include "record/svg_dot_chart.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -40,8 +41,9 @@ LineChart two_series_chart() {
   chart.title = "reduce mod100: throughput";
   chart.x_label = "size n (log2)";
   chart.y_label = "GB/s (log)";
-  chart.series = {{"cpu_serial/loop", {{1024, 2.5, "2^10: 2.5 GB/s"}, {4096, 3.1, "2^12"}}, {}},
-                  {"fake/wrong", {{1024, 9.0, "2^10: 9 GB/s"}}, {{4096, "failed verification"}}}};
+  chart.series = {
+      {"cpu_serial/loop", {{1024, 2.5, "2^10: 2.5 GB/s"}, {4096, 3.1, "2^12"}}, {}, {}},
+      {"fake/wrong", {{1024, 9.0, "2^10: 9 GB/s"}}, {{4096, "failed verification"}}, {}}};
   chart.references = {{1, "1 = cpu_serial/loop"}};
   return chart;
 }
@@ -61,6 +63,52 @@ TEST(SvgChart, DrawsAPointPerFigureAndACrossWhereACellHasNone) {
   EXPECT_TRUE(contains(svg, "2<tspan dy=\"-5\" font-size=\"9\">12</tspan>")) << svg;
   EXPECT_TRUE(contains(svg, ">GB/s (log)</text>")) << svg;
   EXPECT_TRUE(contains(svg, ">1 = cpu_serial/loop</text>")) << svg;
+}
+
+// Colour by plugin, dash by variant: cuda_naive and cuda_optimized never look alike, however many
+// series the chart has; two variants of one plugin share its colour.
+TEST(SvgChart, SeriesOfOnePluginShareAColourAndDifferInDash) {
+  LineChart chart;
+  chart.title = "t";
+  for (const char* name : {"cuda_naive/a", "cuda_naive/b", "cuda_optimized/a"}) {
+    const std::string plugin = std::string(name).substr(0, std::string(name).find('/'));
+    chart.series.push_back({name, {{1024, 2.0, "x"}, {4096, 3.0, "y"}}, {}, plugin});
+  }
+  const std::string svg = svg_line_chart(chart);
+  const std::regex series("<g class=\"series\" stroke=\"(#[0-9a-f]+)\"");
+  std::vector<std::string> colours;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), series); it != std::sregex_iterator();
+       ++it) {
+    colours.push_back((*it)[1]);
+  }
+  ASSERT_EQ(colours.size(), 3u) << svg;
+  EXPECT_EQ(colours[0], colours[1]) << "one plugin, one colour";
+  EXPECT_NE(colours[0], colours[2]) << "two plugins, two colours";
+  EXPECT_EQ(count_of(svg, "stroke-dasharray=\"6 3\""), 2u) << "the second variant's dash, line "
+                                                              "and legend";
+}
+
+// A run of one size or a comparison: a row per figure, an interval as a bar, a row without a
+// figure saying why, a legend where rows share colours, every text escaped.
+TEST(SvgDotChart, ARowPerFigureWithItsIntervalAndARowWithoutOneSaysWhy) {
+  DotChart chart;
+  chart.title = "new/base <b>";
+  chart.x_label = "ratio";
+  chart.rows = {{"reduce 1024 openmp/a", "slower", 1.3, 1.2, 1.4, "1.3"},
+                {"reduce 1024 openmp/b", "same", 1.0, 0.98, 1.02, "1.0"},
+                {"reduce 4096 openmp/a", "same", 1.01, std::nullopt, std::nullopt, "1.01"},
+                {"reduce 4096 <x>/y", "same", std::nullopt, std::nullopt, std::nullopt,
+                 "no % of peak on a side"}};
+  chart.references = {{1, "1"}};
+  const std::string svg = svg_dot_chart(chart);
+  EXPECT_EQ(count_of(svg, "<circle class=\"point\""), 3u) << svg;
+  EXPECT_EQ(count_of(svg, "<line class=\"interval\""), 2u) << svg;
+  EXPECT_TRUE(contains(svg, "not drawn: no % of peak on a side")) << svg;
+  EXPECT_TRUE(contains(svg, "<g class=\"legend\"")) << "rows share colours: " << svg;
+  EXPECT_FALSE(contains(svg, "<b>")) << svg;
+  EXPECT_FALSE(contains(svg, "<x>")) << svg;
+  EXPECT_TRUE(contains(svg, ">0.5<") && contains(svg, ">2<")) << "a ratio axis 0.5..2: " << svg;
+  EXPECT_EQ(svg, svg_dot_chart(chart)) << "the same bytes every time";
 }
 
 TEST(SvgChart, AFigureThatCannotSitOnTheLogAxisIsAGapNotAPoint) {
@@ -172,6 +220,42 @@ TEST_F(Report, TwoFilesAddTheComparisonWithTheVerdictsOfCompare) {
   EXPECT_TRUE(contains(page, "<th class=\"text\">verdict</th>")) << page;
   EXPECT_TRUE(contains(page, "<td class=\"text\">same</td>")) << page;
   EXPECT_TRUE(contains(page, "FAILED")) << "the wrong answers, shown and not compared";
+}
+
+TEST_F(Report, TheSummaryComesFirstAndTheComparisonIsDrawn) {
+  nlohmann::json other = read_json(path());
+  other["context"]["host"]["logical_cores"] = 96;  // another machine
+  const std::string copy = file("elsewhere.json");
+  write_file(copy, other.dump());
+  const std::string out = file("summary");
+  ASSERT_EQ(run_harness({"report", path(), copy, "--out", out}).exit_code, 0);
+  const std::string page = read_text(out + "/index.html");
+  const std::size_t summary = page.find("<h2 id=\"h1\">summary</h2>");
+  const std::size_t first_file = page.find("<h2 id=\"h2\">file 1: ");
+  ASSERT_NE(summary, std::string::npos) << page;
+  ASSERT_NE(first_file, std::string::npos) << page;
+  const std::string headline = page.substr(summary, first_file - summary);
+  EXPECT_TRUE(contains(headline, "file 1 (" + path() + "): ")) << headline;
+  EXPECT_TRUE(contains(headline, "file 2 (" + copy + "): ")) << headline;
+  EXPECT_TRUE(contains(headline, "Different machines (CPU differ)")) << headline;
+  EXPECT_TRUE(contains(headline, " cells compared: ")) << headline;
+  const std::size_t comparison = page.find("comparison: " + copy);
+  ASSERT_NE(comparison, std::string::npos);
+  EXPECT_TRUE(contains(page.substr(comparison), "%peak new/base per cell (the machines differ)"))
+      << page.substr(comparison);
+}
+
+TEST_F(Report, ARunOfOneSizeIsDrawnAsARowPerPlugin) {
+  const std::string one = file("one_size.json");
+  CommandResult run = run_harness({"-p", "cpu_serial,openmp", "-w", "reduce", "-s", "4096", "-r",
+                                   "3", "--warmup", "0", "--json", one, "-q"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string out = file("one_size");
+  ASSERT_EQ(run_harness({"report", one, "--out", out}).exit_code, 0);
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_EQ(count_of(page, "class=\"chart dot-chart\""), 2u) << "throughput and speedup: " << page;
+  EXPECT_EQ(count_of(page, "<g class=\"series\""), 0u) << "no line of one dot";
+  EXPECT_TRUE(contains(page, "reduce mod100 at 4096 (2^12): throughput")) << page;
 }
 
 TEST_F(Report, TheSameFileGivesTheSamePage) {

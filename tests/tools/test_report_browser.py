@@ -100,7 +100,9 @@ def main(harness, wrong_dir, build_dir):
         # Two files, each: a machine table, 2 workloads x 2 sizes; the crossover is a note (no
         # GPU); the comparison: a machine table and a table per workload.
         check(tags.get("table", 0) == 2 * (1 + 4) + 1 + 2, f"tables: {tags.get('table')}")
-        check(tags.get("svg", 0) == 2 * 2 * 2, f"SVG charts: {tags.get('svg')}")
+        # Each file: rate and speedup per workload; the comparison: one chart of its cells.
+        check(tags.get("svg", 0) == 2 * 2 * 2 + 1, f"SVG charts: {tags.get('svg')}")
+        check(elements.classes.get("svg.chart dot-chart", 0) == 1, "the comparison's chart")
         check(tags.get("script", 0) == 0, "no script")
         check(elements.classes.get("circle.point", 0) > 0, "points drawn")
         check(elements.classes.get("path.gap", 0) > 0, "fake_wrong's cells marked as gaps")

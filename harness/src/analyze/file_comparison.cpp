@@ -223,7 +223,7 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
         "Different machines (" + join(differences) + " differ): faster and slower compare the " +
         "machines, not the code, so no slower cell is a regression" +
         (settings.regressions_across_machines ? " here but for --regressions-across-machines"
-                                              : " (--regressions-across-machines makes it one)") +
+                                              : " (harness compare --regressions-across-machines makes it one)") +
         "; %peak new/base, each rate against its own machine's measured peak, leads the tables.";
   }
   result.machines = machines_table(base_facts, current_facts, machines_differ);
@@ -259,6 +259,8 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
                            : c.label + (c.detail.empty() ? "" : ": " + c.detail);
     result.regressions.push_back("REGRESSION " + cell_name(c) + ": " + what);
   }
+  result.hardware_differs = machines_differ;
+  result.cells = std::move(comparisons);
   return result;
 }
 

@@ -23,6 +23,8 @@ struct FileComparison {
   std::string summary;               // "B.json against A.json: 12 cells compared: ..."
   std::vector<std::string> regressions;  // "REGRESSION reduce mod100 n=1024 openmp/...: ..."
   int compared = 0;  // cells whose times were compared (faster, slower, same or too noisy)
+  bool hardware_differs = false;
+  std::vector<CellComparison> cells;  // every matched or unmatched cell, as the tables show them
 };
 
 // One side of a comparison: one results file, or several runs of the same matrix (made in

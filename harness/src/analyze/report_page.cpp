@@ -10,6 +10,7 @@
 #include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
 #include "record/svg_chart.hpp"
+#include "record/svg_dot_chart.hpp"
 
 #include <algorithm>
 #include <map>
@@ -59,9 +60,10 @@ std::optional<double> rate_of(const CellResult& cell) {
 
 // The series of that name, added at the end when new; `index` keeps the lookup from searching.
 ChartSeries& series_named(std::vector<ChartSeries>& series,
-                          std::map<std::string, std::size_t>& index, const std::string& name) {
+                          std::map<std::string, std::size_t>& index, const std::string& name,
+                          const std::string& group) {
   auto [found, added] = index.try_emplace(name, series.size());
-  if (added) series.push_back({name, {}, {}});
+  if (added) series.push_back({name, {}, {}, group});
   return series[found->second];
 }
 
@@ -75,7 +77,8 @@ std::vector<ChartSeries> series_of(const std::vector<const CellResult*>& cells, 
   for (const CellResult* cell : cells) {
     // A plugin without a kernel for the workload has a cell without a variant.
     ChartSeries& line = series_named(
-        series, index, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant);
+        series, index, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant,
+        cell->plugin);
     const double n = static_cast<double>(cell->shape.n);
     std::optional<double> value = cell->status == status::ok ? figure(*cell) : std::nullopt;
     if (cell->status != status::ok) {
@@ -90,6 +93,46 @@ std::vector<ChartSeries> series_of(const std::vector<const CellResult*>& cells, 
   return series;
 }
 
+// A run of one size: a line over sizes would be one dot per plugin, so a row per plugin/variant
+// instead, its rate (and its speedup) on a log axis.
+std::vector<std::string> one_size_charts(const std::vector<const CellResult*>& cells,
+                                         const std::string& name, bool iterations,
+                                         const std::string& baseline, bool several_ranks) {
+  const std::string size = shape_text(cells.front()->shape);
+  const auto rows_of = [&](const auto& figure, const char* unit) {
+    std::vector<DotRow> rows;
+    for (const CellResult* cell : cells) {
+      DotRow row;
+      row.label = cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant;
+      row.group = cell->plugin;
+      if (cell->status != status::ok) {
+        row.note = why_no_figure(*cell);
+      } else if (std::optional<double> value = figure(*cell)) {
+        row.value = value;
+        row.note = format_rate(value) + unit;
+      } else {
+        row.note = "no figure (no verified baseline at this size)";
+      }
+      rows.push_back(std::move(row));
+    }
+    return rows;
+  };
+  std::vector<std::string> charts;
+  DotChart rate;
+  rate.title = name + " at " + size + ": " + (iterations ? "iterations per second" : "throughput");
+  rate.x_label = iterations ? "G iterations/s (log)" : "GB/s (log)";
+  rate.rows = rows_of(rate_of, iterations ? " G iterations/s" : " GB/s");
+  charts.push_back(svg_dot_chart(rate));
+  if (several_ranks) return charts;
+  DotChart speedup;
+  speedup.title = name + " at " + size + ": speedup over " + baseline;
+  speedup.x_label = "speedup (log)";
+  speedup.rows = rows_of([](const CellResult& cell) { return cell.speedup; }, "x");
+  speedup.references.push_back({1, "1 = " + baseline});
+  charts.push_back(svg_dot_chart(speedup));
+  return charts;
+}
+
 std::vector<std::string> group_charts(const ProblemGroup& group,
                                       const std::vector<StoredProblem>& problems,
                                       const std::string& baseline, bool several_ranks) {
@@ -100,6 +143,10 @@ std::vector<std::string> group_charts(const ProblemGroup& group,
   if (cells.empty()) return {};
   const bool iterations = counts_in_iterations(*cells.front());
   const std::string name = group.workload + " " + group.distribution;
+  const bool one_size = std::all_of(cells.begin(), cells.end(), [&](const CellResult* cell) {
+    return cell->shape.n == cells.front()->shape.n;
+  });
+  if (one_size) return one_size_charts(cells, name, iterations, baseline, several_ranks);
   std::vector<std::string> charts;
   LineChart rate;
   rate.title = name + ": " + (iterations ? "iterations per second" : "throughput");
@@ -119,7 +166,8 @@ std::vector<std::string> group_charts(const ProblemGroup& group,
   return charts;
 }
 
-void file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
+// Returns the file's summary line, for the page's summary.
+std::string file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
   const std::vector<StoredProblem> problems = problems_of(file.cells);
   const FileTables tables = file_tables(file, problems);
   const bool several_ranks = has_several_ranks(file);
@@ -157,20 +205,74 @@ void file_section(HtmlPage& page, const ResultsFile& file, std::size_t number) {
   } else {
     page.table(crossover_table(tables.crossovers));
   }
+  return tables.summary;
 }
 
-void comparison_section(HtmlPage& page, const ResultsFile& base, const ResultsFile& current,
-                        const CompareSettings& settings) {
+// The compared cells as rows: new/base with its 95% interval, coloured by verdict; where the
+// machines differ, %peak new/base (each against its own machine's peak) instead.
+DotChart comparison_chart(const FileComparison& comparison) {
+  DotChart chart;
+  const bool peak = comparison.hardware_differs;
+  chart.title = peak ? "%peak new/base per cell (the machines differ)"
+                     : "new/base time per cell, with its 95% interval";
+  chart.x_label = peak ? "%peak new/base (log; above 1: the new machine is used better)"
+                       : "new/base kernel time (log; below 1: faster)";
+  chart.references.push_back({1, "1"});
+  for (const CellComparison& c : comparison.cells) {
+    if (c.verdict != Verdict::faster && c.verdict != Verdict::slower &&
+        c.verdict != Verdict::same && c.verdict != Verdict::noisy) {
+      continue;  // only in one file, failed or without a time: the tables list them
+    }
+    DotRow row;
+    row.label = c.key.workload + " " + c.key.distribution + " " + std::to_string(c.key.n) + " " +
+                c.key.plugin + "/" + c.key.variant;
+    row.group = c.label;
+    if (peak) {
+      if (c.base && c.current && c.base->percent_of_peak && c.current->percent_of_peak &&
+          *c.base->percent_of_peak > 0) {
+        row.value = *c.current->percent_of_peak / *c.base->percent_of_peak;
+        row.note = format_number(row.value, 3) + " (" + c.label + " on time)";
+      } else {
+        row.note = "no % of peak on a side";
+      }
+    } else {
+      row.value = c.estimate ? c.estimate : c.ratio;
+      row.low = c.low;
+      row.high = c.high;
+      row.note =
+          format_number(row.value, 3) +
+          (c.low && c.high ? " (" + format_number(c.low, 3) + ".." + format_number(c.high, 3) + ")"
+                           : "") +
+          ": " + c.label;
+    }
+    chart.rows.push_back(std::move(row));
+  }
+  return chart;
+}
+
+// What the page's summary says of a comparison.
+struct ComparisonHeadline {
+  std::string machines_differ;
+  std::string summary;
+  std::size_t regressions = 0;
+};
+
+ComparisonHeadline comparison_section(HtmlPage& page, const ResultsFile& base,
+                                      const ResultsFile& current, const CompareSettings& settings) {
   FileComparison comparison =
       compare_files(base, collapse_ranks(cells_of(base)), current,
                     collapse_ranks(cells_of(current)), settings, ComparisonColumns::every);
   page.heading(2, "comparison: " + current.path + " against " + base.path);
   page.paragraph(comparison.heading);
+  if (!comparison.machines_differ.empty()) page.paragraph(comparison.machines_differ, "note");
   page.table(comparison.machines);
   for (const std::string& remark : comparison.remarks) page.paragraph(remark, "note");
   page.paragraph(comparison.summary);
   for (const std::string& line : comparison.regressions) page.paragraph(line, "alert");
+  const DotChart chart = comparison_chart(comparison);
+  if (!chart.rows.empty()) page.figures({svg_dot_chart(chart)});
   for (const TextTable& table : comparison.tables) page.table(table);
+  return {comparison.machines_differ, comparison.summary, comparison.regressions.size()};
 }
 
 // The trends asked for with --trend: each one's chart (trend_chart's SVG, its text escaped there)
@@ -202,9 +304,27 @@ std::string report_page(const std::vector<ResultsFile>& files, const CompareSett
                  (files.size() > 1 ? " Each later file is compared with the first as harness "
                                      "compare compares them."
                                    : ""));
-  for (std::size_t i = 0; i < files.size(); ++i) file_section(page, files[i], i + 1);
+  // The summary first, filled in as the sections are made.
+  page.heading(2, "summary");
+  const std::size_t summary = page.slot();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string line = file_section(page, files[i], i + 1);
+    page.slot_paragraph(summary,
+                        "file " + std::to_string(i + 1) + " (" + files[i].path + "): " + line);
+  }
   for (std::size_t i = 1; i < files.size(); ++i) {
-    comparison_section(page, files[0], files[i], settings);
+    const ComparisonHeadline headline = comparison_section(page, files[0], files[i], settings);
+    if (!headline.machines_differ.empty()) {
+      page.slot_paragraph(summary, headline.machines_differ, "note");
+    }
+    page.slot_paragraph(summary, headline.summary);
+    if (headline.regressions > 0) {
+      page.slot_paragraph(summary,
+                          std::to_string(headline.regressions) + " regression" +
+                              (headline.regressions == 1 ? "" : "s") + " in " + files[i].path +
+                              ": listed in its comparison below",
+                          "alert");
+    }
   }
   if (!trends.empty()) history_section(page, trends);
   return page.html();

@@ -3,6 +3,8 @@
 
 #include "record/safe_text.hpp"
 
+#include <string_view>
+
 namespace plugbench {
 namespace {
 
@@ -39,9 +41,27 @@ void HtmlPage::heading(int level, const std::string& text) {
   body_ << "<" << tag << id << ">" << escaped << "</" << tag << ">\n";
 }
 
+namespace {
+
+std::string paragraph_html(const std::string& text, const std::string& css_class) {
+  return "<p" + (css_class.empty() ? "" : " class=\"" + html_text(css_class) + "\"") + ">" +
+         html_text(text) + "</p>\n";
+}
+
+}  // namespace
+
 void HtmlPage::paragraph(const std::string& text, const std::string& css_class) {
-  body_ << "<p" << (css_class.empty() ? "" : " class=\"" + html_text(css_class) + "\"") << ">"
-        << html_text(text) << "</p>\n";
+  body_ << paragraph_html(text, css_class);
+}
+
+std::size_t HtmlPage::slot() {
+  slots_.push_back({static_cast<std::size_t>(body_.tellp()), ""});
+  return slots_.size() - 1;
+}
+
+void HtmlPage::slot_paragraph(std::size_t slot, const std::string& text,
+                              const std::string& css_class) {
+  slots_.at(slot).html += paragraph_html(text, css_class);
 }
 
 void HtmlPage::preformatted(const std::string& text) {
@@ -89,7 +109,15 @@ std::string HtmlPage::html() const {
         level == 3 && (i + 1 == contents_.size() || contents_[i + 1].first < level);
     if (child_list_ends) page << "</ul></li>\n";
   }
-  page << "</ul>\n</nav>\n" << body_.str() << "</body>\n</html>\n";
+  page << "</ul>\n</nav>\n";
+  const std::string text = body_.str();
+  const std::string_view body = text;
+  std::size_t written = 0;
+  for (const Slot& slot : slots_) {  // in the order they were made: their offsets ascend
+    page << body.substr(written, slot.offset - written) << slot.html;
+    written = slot.offset;
+  }
+  page << body.substr(written) << "</body>\n</html>\n";
   return page.str();
 }
 

@@ -25,10 +25,19 @@ class HtmlPage {
   // Figures side by side: SVG markup from svg_line_chart (its text escaped there).
   void figures(const std::vector<std::string>& svgs);
 
+  // A place in the page, here, for paragraphs known only later (a summary of what follows).
+  std::size_t slot();
+  void slot_paragraph(std::size_t slot, const std::string& text, const std::string& css_class = "");
+
   // The whole document.
   std::string html() const;
 
  private:
+  struct Slot {
+    std::size_t offset;  // in body_
+    std::string html;
+  };
+  std::vector<Slot> slots_;
   std::string title_;
   std::vector<std::pair<int, std::string>> contents_;  // level, escaped text; ids h1, h2, ...
   std::ostringstream body_;

@@ -1,6 +1,7 @@
 // svg_chart.cpp: the layout (plot area, legend beside it), the axes and ticks, and the series.
 #include "record/svg_chart.hpp"
 
+#include "record/chart_style.hpp"
 #include "record/safe_text.hpp"
 
 #include <algorithm>
@@ -22,11 +23,6 @@ constexpr double kLegendLeft = kPlotLeft + kPlotWidth + 18;
 constexpr double kLegendRow = 17;
 constexpr double kWidth = kLegendLeft + 222;
 constexpr std::size_t kLegendNameBytes = 30;
-
-// Colours told apart by most readers (Tableau 10); after ten series the dashes differ too.
-constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-constexpr const char* kDashes[] = {"", "6 3", "2 2"};
 
 std::string coordinate(double value) {
   char text[32];
@@ -128,9 +124,9 @@ std::vector<SeriesMark> marks_of(const ChartSeries& series) {
 }
 
 void write_series(std::ostream& out, const std::string& name, const std::vector<SeriesMark>& marks,
-                  std::size_t index, const LogAxis& x, const LogAxis& y) {
-  const std::string colour = kColours[index % std::size(kColours)];
-  const std::string dash = kDashes[(index / std::size(kColours)) % std::size(kDashes)];
+                  const SeriesStyle& style, const LogAxis& x, const LogAxis& y) {
+  const std::string& colour = style.colour;
+  const std::string& dash = style.dash;
   out << "<g class=\"series\" stroke=\"" << colour << "\" fill=\"" << colour << "\"><title>"
       << html_text(name) << "</title>\n";
   std::vector<std::string> line;
@@ -171,9 +167,9 @@ void write_series(std::ostream& out, const std::string& name, const std::vector<
 }
 
 void write_legend_entry(std::ostream& out, const std::string& name, std::size_t gaps,
-                        std::size_t index) {
-  const std::string colour = kColours[index % std::size(kColours)];
-  const std::string dash = kDashes[(index / std::size(kColours)) % std::size(kDashes)];
+                        std::size_t index, const SeriesStyle& style) {
+  const std::string& colour = style.colour;
+  const std::string& dash = style.dash;
   const double row = kPlotTop + 8 + kLegendRow * static_cast<double>(index);
   std::string shown = valid_utf8_prefix(name, kLegendNameBytes);
   if (shown.size() < name.size()) shown += "…";
@@ -237,15 +233,20 @@ std::string svg_line_chart(const LineChart& chart) {
         << "\" text-anchor=\"end\" font-size=\"11\">" << html_text(reference.label)
         << "</text></g>\n";
   }
+  std::vector<std::string> groups;
+  for (const ChartSeries& series : chart.series) {
+    groups.push_back(series.group.empty() ? series.name : series.group);
+  }
+  const std::vector<SeriesStyle> styles = styles_by_group(groups);
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
-    write_series(out, chart.series[i].name, marks[i], i, x, y);
+    write_series(out, chart.series[i].name, marks[i], styles[i], x, y);
   }
   out << "<g class=\"legend\">\n";
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     std::size_t gaps = static_cast<std::size_t>(
         std::count_if(marks[i].begin(), marks[i].end(),
                       [](const SeriesMark& m) { return std::holds_alternative<ChartGap>(m); }));
-    write_legend_entry(out, chart.series[i].name, gaps, i);
+    write_legend_entry(out, chart.series[i].name, gaps, i, styles[i]);
   }
   out << "</g>\n</svg>\n";
   return out.str();

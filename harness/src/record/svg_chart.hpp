@@ -26,6 +26,7 @@ struct ChartSeries {
   std::string name;
   std::vector<ChartPoint> points;
   std::vector<ChartGap> gaps;
+  std::string group;  // series of one group (a plugin) share a colour, their dashes differ
 };
 
 // A horizontal line across the plot, such as a speedup of 1.

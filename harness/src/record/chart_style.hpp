@@ -1,0 +1,20 @@
+// chart_style.hpp: the colours and dashes of the report's charts. One colour per group (a plugin,
+// a verdict) and a dash per member of a group: cuda_naive and cuda_optimized differ in colour,
+// two variants of one plugin in dash, however many series a chart has.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+struct SeriesStyle {
+  std::string colour;  // "#1f77b4"
+  std::string dash;    // an SVG stroke-dasharray; "" for a solid line
+};
+
+// The style of each item, `groups[i]` being item i's group: groups take the colours in the order
+// they first appear, members of a group the dashes in theirs.
+std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups);
+
+}  // namespace plugbench
