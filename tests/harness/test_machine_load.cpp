@@ -110,5 +110,42 @@ TEST(MachineLoad, ACellRunBesideProcessesThatTakeEveryCpuSaysItWasBusy) {
   EXPECT_TRUE(contains(shown.out, "the machine was busy in 1 cell of 1 (")) << shown.out;
 }
 
+// On a machine whose other processes take every CPU, with the full calibration and the
+// caches flushed: the suspect rule holds each cell to the reference loop's passes in its own
+// rounds, as slowed as the cell, so an honest memory-bound kernel is not flagged and one that
+// writes a remembered answer is.
+TEST(MachineLoad, UnderLoadACorrectKernelIsNotSuspectAndOneThatSkipsWorkIs) {
+  if (testing::kUnderAddressSanitizer) GTEST_SKIP() << "the sanitizer's slowdown is not a load";
+  testing::TempFolder folder;
+  const std::string path = folder.file("r.json");
+  CommandResult r;
+  {
+    Neighbours neighbours(sysconf(_SC_NPROCESSORS_ONLN));
+    r = testing::run_harness(
+        {"--plugin-dir", testing::fake_plugin_dir("hostile_lazy"), "-p", "hostile_lazy,cpu_serial",
+         "-v", "honest,remembers_answer,loop", "-w", "reduce", "-s", "33554432", "-r", "3",
+         "--warmup", "0", "--cache", "cold", "--json", path, "-q"},
+        "unset PLUGBENCH_CALIBRATION; ");
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  int honest = 0, flagged = 0;
+  const nlohmann::json results = testing::read_json(path);
+  for (const nlohmann::json& cell : results["results"]) {
+    ASSERT_EQ(cell["status"], "ok") << cell.dump();
+    ASSERT_TRUE(cell.contains("rounds")) << "measured in rounds: " << cell.dump();
+    if (cell["variant"] == "remembers_answer") {
+      EXPECT_TRUE(cell["suspect"].is_string()) << cell.dump();
+      EXPECT_TRUE(contains(cell["suspect"].get<std::string>(), "in the same rounds"))
+          << cell.dump();
+      ++flagged;
+    } else {
+      EXPECT_TRUE(cell["suspect"].is_null()) << cell.dump();
+      ++honest;
+    }
+  }
+  EXPECT_EQ(honest, 2);
+  EXPECT_EQ(flagged, 1);
+}
+
 }  // namespace
 }  // namespace plugbench

@@ -3,7 +3,9 @@
 
 #include "measure/paired_ratios.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 namespace plugbench {
 namespace {
@@ -15,6 +17,25 @@ std::string suspect_reason(double gbps, const PeakBandwidth& peak, const std::st
                 "caches flushed before every sample no kernel moves its traffic that fast; it may "
                 "skip work on the timed calls",
                 gbps, gbps / peak.gbps, peak.gbps, peak.pattern.c_str(), space.c_str());
+  return text;
+}
+
+// Against the reference loop's passes in the same rounds: the peak measured beside each sample,
+// whatever the machine's load did between the calibration and the cell.
+std::string suspect_against_rounds(double gbps, const PairedFigure& paired,
+                                   const SampleRounds& rounds, const std::string& space) {
+  std::vector<double> passes = rounds.reference_ms;
+  std::sort(passes.begin(), passes.end());
+  const double median_ms = passes[passes.size() / 2];
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%.4g GB/s is %.1fx (at least %.1fx, %.0f%% interval) the measured peak of %s "
+                "memory in the same rounds (its %s loop %s, %.4g GB/s at the median pass): with "
+                "the caches flushed before every sample no kernel moves its traffic that fast; "
+                "it may skip work on the timed calls",
+                gbps, paired.median / 100, paired.low / 100, 100 * paired.confidence, space.c_str(),
+                rounds.reference_pattern.c_str(), rounds.reference_loop.c_str(),
+                rounds.reference_bytes_moved / median_ms / 1e6);
   return text;
 }
 
@@ -32,6 +53,7 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
   }
   for (CellResult& cell : cells) {
     if (!cell.kernel || !cell.traffic || cell.kernel->median_ms <= 0) continue;
+    const PeakBandwidth* calibrated_peak = nullptr;
     double seconds = cell.kernel->median_ms / 1e3;
     const Traffic& traffic = *cell.traffic;
     if (traffic.work_unit.empty()) {
@@ -41,9 +63,7 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                 peak_for(peaks->second, cell.memory_space, traffic.pattern)) {
           cell.percent_of_peak = 100 * *cell.gbps / peak->gbps;
           cell.peak_pattern = peak->pattern;
-          if (caches_flushed && *cell.gbps > kSuspectPeakFactor * peak->gbps) {
-            cell.suspect = suspect_reason(*cell.gbps, *peak, cell.memory_space);
-          }
+          calibrated_peak = peak;
         }
       }
     }
@@ -60,6 +80,19 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
         ratios.push_back(100 * rate / reference_rate);
       }
       if (traffic.work_unit.empty()) cell.paired_percent_of_peak = median_with_interval(ratios);
+    }
+    // Suspect: beyond kSuspectPeakFactor times the peak with every sample read from memory. Where
+    // the rounds measured the peak beside each sample, against that (its interval's low end: a
+    // loaded machine's noise does not flag a correct kernel); else against the calibration's.
+    if (caches_flushed && cell.gbps) {
+      if (cell.paired_percent_of_peak) {
+        if (cell.paired_percent_of_peak->low > 100 * kSuspectPeakFactor) {
+          cell.suspect = suspect_against_rounds(*cell.gbps, *cell.paired_percent_of_peak,
+                                                *cell.rounds, cell.memory_space);
+        }
+      } else if (calibrated_peak && *cell.gbps > kSuspectPeakFactor * calibrated_peak->gbps) {
+        cell.suspect = suspect_reason(*cell.gbps, *calibrated_peak, cell.memory_space);
+      }
     }
     // A wrong answer's time was measured, but a speedup would rank it.
     if (base && cell.status == status::ok) {

@@ -14,8 +14,11 @@ namespace plugbench {
 
 // `cells`: every cell of one problem. `peaks_by_plugin`: the peaks each plugin's cells are held to.
 // `caches_flushed` (--cache cold): every sample read its data from memory, so a rate beyond
-// kSuspectPeakFactor times the peak is impossible and the cell is flagged suspect; with warm caches
-// a problem that fits in them may rightly beat the memory's peak several times, and is not judged.
+// kSuspectPeakFactor times the peak is impossible and the cell is flagged suspect. The peak is the
+// one measured beside the cell where its rounds ran a reference loop (each sample over its
+// round's pass; the low end of that ratio's interval must pass the factor), else the
+// calibration's. With warm caches a problem that fits in them may rightly beat the memory's peak
+// several times, and is not judged.
 void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                     const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin,
                     bool caches_flushed);
