@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # comparison_proof.sh: the evidence that `harness compare` neither cries wolf nor misses a real
-# slowdown on this machine (issue #33, docs/comparing-results.md): three A/A pairs of one build run
-# back to back, and three A/B pairs where the fake_slowdown plugin is made 15 % slower, beside
-# cpu_serial and openmp; each pair compared alone, then the three runs a side together.
+# slowdown on this machine (issue #33, docs/comparing-results.md): PAIRS A/A pairs of one build run
+# back to back (a b a b ...), and PAIRS A/B pairs where the fake_slowdown plugin is made 15 %
+# slower, beside cpu_serial and openmp; each pair compared alone, then 3, 5, ... runs a side.
 #
-# usage: tools/comparison_proof.sh BUILD_DIR OUT_DIR [harness options for every run...]
+# usage: [PAIRS=3] tools/comparison_proof.sh BUILD_DIR OUT_DIR [harness options for every run...]
 #   BUILD_DIR: a build with the tests (bin/harness, tests/fake_plugins/slowdown)
-#   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare and the 3-a-side
+#   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare, and
+#              K-runs-a-side.txt for K = 3, 5, ... up to PAIRS (the first K pairs of each kind)
 # A run already in OUT_DIR is kept, so a stopped proof goes on where it stopped (a run is moved
 # into place only once it has finished).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,11p' >&2
+  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,12p' >&2
   exit 2
 fi
 build=$1 out=$2
 shift 2
+pairs=${PAIRS:-3}
+[[ "$pairs" =~ ^[1-9][0-9]*$ ]] || { echo "comparison_proof: PAIRS='$pairs' is not a count" >&2; exit 2; }
 harness=$build/bin/harness
 slowdown=$build/tests/fake_plugins/slowdown
 for path in "$harness" "$slowdown/libplugbench_fake_slowdown.so"; do
@@ -34,7 +37,7 @@ run() {
   echo "comparison_proof: $file in $((SECONDS - started)) s" >&2
 }
 
-for i in 1 2 3; do
+for ((i = 1; i <= pairs; ++i)); do
   run "$out/aa/pair$i-a.json" "$@"
   run "$out/aa/pair$i-b.json" "$@"
   with_fake=(--plugin-dir "$slowdown" -p cpu_serial,openmp,fake_slowdown -w reduce "$@")
@@ -43,13 +46,16 @@ for i in 1 2 3; do
 done
 
 for kind in aa ab; do
-  for i in 1 2 3; do
+  for ((i = 1; i <= pairs; ++i)); do
     "$harness" compare "$out/$kind/pair$i-a.json" "$out/$kind/pair$i-b.json" \
       >"$out/$kind/pair$i-compare.txt" || true
   done
-  "$harness" compare --base "$out/$kind/pair1-a.json" --base "$out/$kind/pair2-a.json" \
-    --base "$out/$kind/pair3-a.json" --new "$out/$kind/pair1-b.json" \
-    --new "$out/$kind/pair2-b.json" --new "$out/$kind/pair3-b.json" \
-    >"$out/$kind/three-runs-a-side.txt" || true
+  for ((k = 3; k <= pairs; k += 2)); do
+    sides=()
+    for ((i = 1; i <= k; ++i)); do
+      sides+=(--base "$out/$kind/pair$i-a.json" --new "$out/$kind/pair$i-b.json")
+    done
+    "$harness" compare "${sides[@]}" >"$out/$kind/$k-runs-a-side.txt" || true
+  done
   grep -h "cells compared" "$out/$kind"/*.txt
 done

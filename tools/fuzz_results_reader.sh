@@ -5,6 +5,8 @@
 # A finding (a crash, a sanitizer report, an exception other than the reader's refusal) is saved
 # as build-fuzz/findings/crash-* and the script exits 1; rerun one with
 #   build-fuzz/results_reader_fuzzer build-fuzz/findings/crash-...
+# FUZZ_SEED (default 1) fixes libFuzzer's random choices, so that CI explores the same inputs each
+# time; FUZZ_SEED=0 lets libFuzzer pick (for longer runs by hand).
 # Needs clang++ and libFuzzer (Debian: apt-get install clang libclang-rt-dev); exits 2 without.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,7 @@ mkdir -p "$build/corpus" "$build/findings"
 # that needs 2 GiB is one too. Inputs up to 64 KiB: the seeds are 10-20 KiB.
 if ! "$build/results_reader_fuzzer" "$build/corpus" tests/fuzz/seeds \
   -dict=tests/fuzz/results.dict -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+  -seed="${FUZZ_SEED:-1}" \
   -rss_limit_mb=2048 -artifact_prefix="$build/findings/" -print_final_stats=1 \
   2>"$build/last-run.log"; then
   tail -n 40 "$build/last-run.log" >&2

@@ -73,6 +73,17 @@ TEST(TableWriter, AConsoleTableWiderThanATerminalWrapsTitlesThenText) {
     EXPECT_TRUE(contains(joined, word)) << word << "\n" << out.str();
   }
 
+  // Without a width (show, a run's tables) nothing wraps: a name wider than its column on a row
+  // with a note runs over, whole.
+  TextTable noted;
+  noted.title = "t";
+  noted.columns = {{"plugin", "plugin", true}, {"ms", "ms"}};
+  noted.rows = {{{"cpu_serial", "1.0"}, ""}, {{"cuda_optimized"}, "unavailable: no CUDA device"}};
+  std::ostringstream unbounded;
+  TableWriter(unbounded, OutputFormat::console).write(noted);
+  EXPECT_TRUE(contains(unbounded.str(), "cuda_optimized  unavailable: no CUDA device"))
+      << unbounded.str();
+
   std::ostringstream narrow;
   TableWriter(narrow, OutputFormat::console, TableWriter::kTerminalColumns).write(sample_table());
   EXPECT_EQ(lines_of(narrow.str()).at(2), "plugin       ms  verified") << "a table that fits";

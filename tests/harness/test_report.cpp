@@ -111,6 +111,22 @@ TEST(SvgDotChart, ARowPerFigureWithItsIntervalAndARowWithoutOneSaysWhy) {
   EXPECT_EQ(svg, svg_dot_chart(chart)) << "the same bytes every time";
 }
 
+// Figures at double's edges (a crafted file's 5e-324 GB/s, 1.7e308) are rows without a dot, not
+// an infinite axis with 2^31 ticks.
+TEST(SvgDotChart, FiguresAtTheEdgesOfADoubleAreNotDrawn) {
+  DotChart chart;
+  chart.title = "edges";
+  chart.rows = {{"tiny", "", 5e-324, std::nullopt, std::nullopt, "5e-324"},
+                {"huge", "", 1.7e308, std::nullopt, std::nullopt, "1.7e308"},
+                {"fine", "", 2.0, 1e-320, 1e308, "2"}};
+  const std::string svg = svg_dot_chart(chart);
+  EXPECT_LT(svg.size(), 20000u);
+  EXPECT_EQ(count_of(svg, "<circle class=\"point\""), 1u) << svg;
+  EXPECT_EQ(count_of(svg, "not drawn: "), 2u) << svg;
+  EXPECT_FALSE(contains(svg, "nan")) << svg;
+  EXPECT_FALSE(contains(svg, "inf")) << svg;
+}
+
 TEST(SvgChart, AFigureThatCannotSitOnTheLogAxisIsAGapNotAPoint) {
   LineChart chart = two_series_chart();
   chart.series[0].points[1].y = 0;
@@ -256,6 +272,47 @@ TEST_F(Report, ARunOfOneSizeIsDrawnAsARowPerPlugin) {
   EXPECT_EQ(count_of(page, "class=\"chart dot-chart\""), 2u) << "throughput and speedup: " << page;
   EXPECT_EQ(count_of(page, "<g class=\"series\""), 0u) << "no line of one dot";
   EXPECT_TRUE(contains(page, "reduce mod100 at 4096 (2^12): throughput")) << page;
+}
+
+// -p, -w, -s and --matched-only as compare takes them: the page shows the cells asked for, in its
+// tables, charts and comparison, and says so at the top.
+TEST_F(Report, FiltersKeepTheCellsAskedForEverywhereOnThePage) {
+  nlohmann::json fewer = read_json(path());
+  nlohmann::json kept = nlohmann::json::array();
+  for (const nlohmann::json& cell : fewer["results"]) {
+    if (cell["plugin"] != "openmp") kept.push_back(cell);  // the second file lacks openmp
+  }
+  fewer["results"] = kept;
+  const std::string second = file("no_openmp.json");
+  write_file(second, fewer.dump());
+
+  const std::string out = file("filtered");
+  ASSERT_EQ(
+      run_harness({"report", path(), second, "--out", out, "-p", "cpu_serial,openmp", "-s", "4096"})
+          .exit_code,
+      0);
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_TRUE(contains(page,
+                       "Cells shown (the rest of each file is left out, here and in the "
+                       "comparison): plugins cpu_serial, openmp; sizes 4096."))
+      << page;
+  EXPECT_FALSE(contains(page, "<td class=\"text\">fake_wrong</td>")) << "a plugin not asked for";
+  EXPECT_FALSE(contains(page, "n = 1000 ")) << "a size not asked for";
+  EXPECT_TRUE(std::regex_search(page, std::regex("[1-9][0-9]* only in base, 0 only in new")))
+      << "openmp's cells at 4096, in the first file only: " << page;
+
+  const std::string matched = file("matched");
+  ASSERT_EQ(run_harness({"report", path(), second, "--out", matched, "--matched-only"}).exit_code,
+            0);
+  const std::string both = read_text(matched + "/index.html");
+  EXPECT_TRUE(contains(both, "only cells every file holds")) << both;
+  EXPECT_TRUE(contains(both, "<td class=\"text\">cpu_serial</td>")) << both;
+  EXPECT_FALSE(contains(both, "<td class=\"text\">openmp</td>"))
+      << "cells one file lacks, left out of both";
+  EXPECT_TRUE(contains(both, "0 only in base, 0 only in new")) << both;
+
+  CommandResult bad = run_harness({"report", path(), "--out", file("bad"), "-s", "lots"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }
 
 TEST_F(Report, TheSameFileGivesTheSamePage) {

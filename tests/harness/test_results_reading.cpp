@@ -128,6 +128,36 @@ TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {
   }
 }
 
+// A count that is no count of its type (1e10 repetitions for an int, -1 bytes, 2.5 threads) is a
+// cell that cannot be read, named: a cast of it would be undefined behaviour (the fuzz target's
+// UBSan found them).
+TEST(ResultsReader, ACountOutOfItsTypesRangeIsRefusedNotCast) {
+  const nlohmann::json committed = nlohmann::json::parse(committed_text());
+  const std::vector<std::pair<std::string, nlohmann::json>> bad = {
+      {"/time/kernel/repetitions", 1e10},
+      {"/time/kernel/repetitions", 2.5},
+      {"/workspace_bytes", -1},
+      {"/workspace_bytes", 1e30},
+      {"/shape/width", nlohmann::json::parse("18446744073709551616.0")}};
+  for (const auto& [pointer, value] : bad) {
+    nlohmann::json document = committed;
+    document["results"][0][nlohmann::json::json_pointer(pointer)] = value;
+    try {
+      parse_results_text(document.dump(), "run.json");
+      ADD_FAILURE() << pointer << " = " << value.dump() << " was read";
+    } catch (const ResultsFileError& e) {
+      EXPECT_NE(std::string(e.what()).find("run.json: cell 0 cannot be read: type must be an "
+                                           "integer from"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  // An integral float in range is a count.
+  nlohmann::json document = committed;
+  document["results"][0]["time"]["kernel"]["repetitions"] = 3.0;
+  EXPECT_EQ(parse_results_text(document.dump(), "run.json").cells[0].kernel->repetitions, 3);
+}
+
 TEST(ResultsReader, ACellOfAnUnreadableVersionIsNotTypedAndTheVersionIsRefused) {
   nlohmann::json document = nlohmann::json::parse(committed_text());
   document["schema_version"] = 99;

@@ -6,6 +6,7 @@
 #include "plan/sizes.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <tuple>
 
 namespace plugbench {
@@ -68,6 +69,40 @@ void keep_matched(std::vector<CellResult>& base, std::vector<CellResult>& curren
   for (const CellResult& cell : current) in_current.insert(identity_of(cell));
   keep_if_in(base, in_current);
   keep_if_in(current, in_base);
+}
+
+void keep_matched_in_all(std::vector<std::vector<CellResult>*> files) {
+  if (files.empty()) return;
+  std::set<CellIdentity> common;
+  for (const CellResult& cell : *files.front()) common.insert(identity_of(cell));
+  for (std::size_t i = 1; i < files.size(); ++i) {
+    std::set<CellIdentity> here;
+    for (const CellResult& cell : *files[i]) {
+      if (common.count(identity_of(cell))) here.insert(identity_of(cell));
+    }
+    common.swap(here);
+  }
+  for (std::vector<CellResult>* cells : files) keep_if_in(*cells, common);
+}
+
+std::string selection_text(const CellSelection& selection) {
+  std::vector<std::string> parts;
+  const auto listed = [](const auto& names) {
+    std::string text;
+    for (const auto& name : names) {
+      std::ostringstream item;
+      item << name;
+      text += (text.empty() ? "" : ", ") + item.str();
+    }
+    return text;
+  };
+  if (!selection.plugins.empty()) parts.push_back("plugins " + listed(selection.plugins));
+  if (!selection.workloads.empty()) parts.push_back("workloads " + listed(selection.workloads));
+  if (!selection.sizes.empty()) parts.push_back("sizes " + listed(selection.sizes));
+  if (selection.matched_only) parts.push_back("only cells every file holds");
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
 }
 
 }  // namespace plugbench

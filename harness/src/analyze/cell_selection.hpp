@@ -31,5 +31,11 @@ std::vector<CellResult> selected_cells(std::vector<CellResult> cells,
 // With --matched-only: `base` and `current` each keep only the cells (workload, distribution,
 // size, plugin, variant) that the other holds too.
 void keep_matched(std::vector<CellResult>& base, std::vector<CellResult>& current);
+// The same over several files (report --matched-only): each keeps the cells every one holds.
+void keep_matched_in_all(std::vector<std::vector<CellResult>*> files);
+
+// What the selection keeps, in words ("plugins openmp; sizes 1048576; only cells every file
+// holds"), or "" where it keeps every cell.
+std::string selection_text(const CellSelection& selection);
 
 }  // namespace plugbench

@@ -222,8 +222,9 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
     result.machines_differ =
         "Different machines (" + join(differences) + " differ): faster and slower compare the " +
         "machines, not the code, so no slower cell is a regression" +
-        (settings.regressions_across_machines ? " here but for --regressions-across-machines"
-                                              : " (harness compare --regressions-across-machines makes it one)") +
+        (settings.regressions_across_machines
+             ? " here but for --regressions-across-machines"
+             : " (harness compare --regressions-across-machines makes it one)") +
         "; %peak new/base, each rate against its own machine's measured peak, leads the tables.";
   }
   result.machines = machines_table(base_facts, current_facts, machines_differ);

@@ -1,6 +1,7 @@
 // report_command.cpp: the report subcommand: its options, the files read, the page written.
 #include "analyze/report_command.hpp"
 
+#include "analyze/cell_selection.hpp"
 #include "analyze/report_page.hpp"
 #include "cli/subcommand_options.hpp"
 #include "cli/usage_error.hpp"
@@ -31,8 +32,11 @@ struct ReportOptions {
   std::string out;
   CompareSettings settings;
   std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
-  std::string history;              // --history DB
-  std::vector<std::string> trends;  // --trend FILTER, each a chart of the history section
+  std::string history;                    // --history DB
+  std::vector<std::string> trends;        // --trend FILTER, each a chart of the history section
+  std::string plugins, workloads, sizes;  // -p, -w, -s: the cells the page shows
+  bool matched_only = false;
+  CellSelection selection;
   bool help = false;
 };
 
@@ -52,6 +56,14 @@ po::options_description describe_report_options(ReportOptions& o) {
       "history", po::value<std::string>(&o.history),
       "the history database --trend reads; default as harness history's, "
       "$XDG_DATA_HOME/plugbench/history.sqlite, else ~/.local/share/plugbench/history.sqlite")(
+      "plugins,p", po::value<std::string>(&o.plugins),
+      "only these plugins' cells, in the tables, the charts and the comparison (comma list)")(
+      "workload,w", po::value<std::string>(&o.workloads),
+      "only these workloads' cells (comma list)")(
+      "sizes,s", po::value<std::string>(&o.sizes),
+      "only cells of these sizes, written as a run's -s takes them (2^20,1M,7680x4320)")(
+      "matched-only", po::bool_switch(&o.matched_only),
+      "only cells that every file holds (two machines' files with different plugin sets)")(
       "help,h", "this help");
   return options;
 }
@@ -91,6 +103,7 @@ ReportOptions parse_report_options(int argc, const char* const* argv) {
   if (o.out.empty()) throw UsageError("report needs --out DIR, the folder for index.html");
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
+  o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
   if (!o.history.empty() && o.trends.empty()) {
     throw UsageError("--history needs --trend FILTER, the cells to chart from it");
   }
@@ -158,6 +171,12 @@ int run_report(int argc, const char* const* argv) {
     std::vector<ResultsFile> files;
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
+      files.back().cells = selected_cells(std::move(files.back().cells), options.selection);
+    }
+    if (options.selection.matched_only) {
+      std::vector<std::vector<CellResult>*> cells;
+      for (ResultsFile& file : files) cells.push_back(&file.cells);
+      keep_matched_in_all(cells);
     }
     TrendsRead trends = read_trends(options);
     if (trends.exit_code != kReportDone) return trends.exit_code;
@@ -167,7 +186,7 @@ int run_report(int argc, const char* const* argv) {
       std::cerr << "harness report: " << problem << "\n";
       return kReportInputError;
     }
-    page = report_page(files, options.settings, trends.trends);
+    page = report_page(files, options.settings, trends.trends, selection_text(options.selection));
   } catch (const ResultsFileError& e) {
     std::cerr << "harness report: " << printable_text(e.what()) << "\n";
     return kReportInputError;

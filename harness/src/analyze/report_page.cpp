@@ -143,8 +143,11 @@ std::vector<std::string> group_charts(const ProblemGroup& group,
   if (cells.empty()) return {};
   const bool iterations = counts_in_iterations(*cells.front());
   const std::string name = group.workload + " " + group.distribution;
+  // One problem shape (64x16 and 16x64 share n, and are two sizes here).
   const bool one_size = std::all_of(cells.begin(), cells.end(), [&](const CellResult* cell) {
-    return cell->shape.n == cells.front()->shape.n;
+    return cell->shape.n == cells.front()->shape.n &&
+           cell->shape.width == cells.front()->shape.width &&
+           cell->shape.height == cells.front()->shape.height;
   });
   if (one_size) return one_size_charts(cells, name, iterations, baseline, several_ranks);
   std::vector<std::string> charts;
@@ -218,6 +221,7 @@ DotChart comparison_chart(const FileComparison& comparison) {
   chart.x_label = peak ? "%peak new/base (log; above 1: the new machine is used better)"
                        : "new/base kernel time (log; below 1: faster)";
   chart.references.push_back({1, "1"});
+  chart.colour_order = {"faster", "slower", "same", "too noisy"};  // the same in every chart
   for (const CellComparison& c : comparison.cells) {
     if (c.verdict != Verdict::faster && c.verdict != Verdict::slower &&
         c.verdict != Verdict::same && c.verdict != Verdict::noisy) {
@@ -293,7 +297,7 @@ void history_section(HtmlPage& page, const std::vector<HistoryTrend>& trends) {
 }  // namespace
 
 std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
-                        const std::vector<HistoryTrend>& trends) {
+                        const std::vector<HistoryTrend>& trends, const std::string& selection) {
   HtmlPage page("plugbench report");
   std::string listed;
   for (const ResultsFile& file : files) listed += (listed.empty() ? "" : ", ") + file.path;
@@ -304,6 +308,11 @@ std::string report_page(const std::vector<ResultsFile>& files, const CompareSett
                  (files.size() > 1 ? " Each later file is compared with the first as harness "
                                      "compare compares them."
                                    : ""));
+  if (!selection.empty()) {
+    page.paragraph("Cells shown (the rest of each file is left out, here and in the comparison): " +
+                       selection + ".",
+                   "note");
+  }
   // The summary first, filled in as the sections are made.
   page.heading(2, "summary");
   const std::size_t summary = page.slot();

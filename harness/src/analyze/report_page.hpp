@@ -24,7 +24,9 @@ struct HistoryTrend {
 
 // The page as one self-contained HTML document; with `trends`, a history section at its end (a
 // chart and the tables of each). Throws ResultsFileError for a cell that cannot be read.
+// `selection`: what -p/-w/-s/--matched-only kept, in words ("" for every cell), said at the top.
 std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
-                        const std::vector<HistoryTrend>& trends = {});
+                        const std::vector<HistoryTrend>& trends = {},
+                        const std::string& selection = "");
 
 }  // namespace plugbench

@@ -4,6 +4,7 @@
 #include "measure/paired_ratios.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -24,18 +25,25 @@ std::string suspect_reason(double gbps, const PeakBandwidth& peak, const std::st
 // whatever the machine's load did between the calibration and the cell.
 std::string suspect_against_rounds(double gbps, const PairedFigure& paired,
                                    const SampleRounds& rounds, const std::string& space) {
-  std::vector<double> passes = rounds.reference_ms;
+  // A round without a pass holds NaN: the median is of the passes there were.
+  std::vector<double> passes;
+  for (double ms : rounds.reference_ms) {
+    if (std::isfinite(ms) && ms > 0) passes.push_back(ms);
+  }
   std::sort(passes.begin(), passes.end());
-  const double median_ms = passes[passes.size() / 2];
-  char text[400];
+  char rate[64] = "";
+  if (!passes.empty()) {
+    std::snprintf(rate, sizeof rate, ", %.4g GB/s at the median pass",
+                  rounds.reference_bytes_moved / passes[passes.size() / 2] / 1e6);
+  }
+  char text[512];
   std::snprintf(text, sizeof text,
-                "%.4g GB/s is %.1fx (at least %.1fx, %.0f%% interval) the measured peak of %s "
-                "memory in the same rounds (its %s loop %s, %.4g GB/s at the median pass): with "
-                "the caches flushed before every sample no kernel moves its traffic that fast; "
-                "it may skip work on the timed calls",
+                "%.4g GB/s is %.3gx (at least %.3gx, %.0f%% interval) the measured peak of %s "
+                "memory in the same rounds (its %s loop %s%s): with the caches flushed before "
+                "every sample no kernel moves its traffic that fast; it may skip work on the "
+                "timed calls",
                 gbps, paired.median / 100, paired.low / 100, 100 * paired.confidence, space.c_str(),
-                rounds.reference_pattern.c_str(), rounds.reference_loop.c_str(),
-                rounds.reference_bytes_moved / median_ms / 1e6);
+                rounds.reference_pattern.c_str(), rounds.reference_loop.c_str(), rate);
   return text;
 }
 

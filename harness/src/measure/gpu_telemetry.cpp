@@ -2,6 +2,8 @@
 // turns two readings into what changed over a cell.
 #include "measure/gpu_telemetry.hpp"
 
+#include "record/json_integer.hpp"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -282,8 +284,12 @@ std::optional<GpuTelemetry> gpu_telemetry_from_json(const nlohmann::json& j) {
   telemetry.seconds = j.at("seconds").get<double>();
   telemetry.energy_j = optional_at<double>(j, "energy_j");
   telemetry.mean_power_w = optional_at<double>(j, "mean_power_w");
-  telemetry.temperature_start_c = optional_at<unsigned>(j, "temperature_start_c");
-  telemetry.temperature_end_c = optional_at<unsigned>(j, "temperature_end_c");
+  for (auto [key, field] : {std::pair{"temperature_start_c", &telemetry.temperature_start_c},
+                            std::pair{"temperature_end_c", &telemetry.temperature_end_c}}) {
+    if (const nlohmann::json& value = j.at(key); !value.is_null()) {
+      *field = json_integer<unsigned>(value);
+    }
+  }
   telemetry.power_violation_ms = optional_at<double>(j, "power_violation_ms");
   telemetry.thermal_violation_ms = optional_at<double>(j, "thermal_violation_ms");
   telemetry.clock_event_reasons = j.at("clock_event_reasons").get<std::vector<std::string>>();

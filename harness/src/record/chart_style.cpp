@@ -10,13 +10,15 @@ namespace {
 
 constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-constexpr const char* kDashes[] = {"", "6 3", "2 2", "8 3 2 3"};
-constexpr const char* kRepeatedColourDashes[] = {"1 2", "4 2 1 2"};
+constexpr const char* kDashes[] = {"", "6 3", "2 2", "8 3 2 3", "12 4", "4 2 1 2 1 2"};
+constexpr const char* kRepeatedColourDashes[] = {"1 2", "1 4", "3 2 1 2 1 2 1 2"};
 
 }  // namespace
 
-std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups) {
+std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups,
+                                         const std::vector<std::string>& colour_order) {
   std::map<std::string, std::size_t> group_index, members;
+  for (const std::string& group : colour_order) group_index.try_emplace(group, group_index.size());
   std::vector<SeriesStyle> styles;
   for (const std::string& group : groups) {
     const std::size_t index = group_index.try_emplace(group, group_index.size()).first->second;

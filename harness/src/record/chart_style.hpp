@@ -1,6 +1,7 @@
 // chart_style.hpp: the colours and dashes of the report's charts. One colour per group (a plugin,
 // a verdict) and a dash per member of a group: cuda_naive and cuda_optimized differ in colour,
-// two variants of one plugin in dash, however many series a chart has.
+// the first six variants of one plugin in dash; past ten groups the colours come again with
+// dotted dashes.
 #pragma once
 
 #include <string>
@@ -13,8 +14,10 @@ struct SeriesStyle {
   std::string dash;    // an SVG stroke-dasharray; "" for a solid line
 };
 
-// The style of each item, `groups[i]` being item i's group: groups take the colours in the order
-// they first appear, members of a group the dashes in theirs.
-std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups);
+// The style of each item, `groups[i]` being item i's group: the groups of `colour_order` take the
+// first colours in that order (a verdict keeps its colour from chart to chart), the others the
+// next ones in the order they first appear; members of a group take the dashes in theirs.
+std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups,
+                                         const std::vector<std::string>& colour_order = {});
 
 }  // namespace plugbench

@@ -3,6 +3,7 @@
 
 #include "load/plugin_text.hpp"
 #include "record/host_info.hpp"
+#include "record/json_integer.hpp"
 #include "record/safe_text.hpp"
 
 #include <fcntl.h>
@@ -78,6 +79,10 @@ std::optional<PairedFigure> paired_figure_from(const nlohmann::json& j) {
                         confidence = optional_from(j, "confidence"),
                         pairs = optional_from(j, "pairs");
   if (!median || !low || !high || !confidence || !pairs) return std::nullopt;
+  // Like a missing field, a count that is no count (2.5, 1e10) leaves the figure out.
+  if (std::trunc(*pairs) != *pairs || *pairs < 0 || *pairs > std::numeric_limits<int>::max()) {
+    return std::nullopt;
+  }
   return PairedFigure{*median, *low, *high, *confidence, static_cast<int>(*pairs)};
 }
 
@@ -103,15 +108,15 @@ SamplingRecord sampling_from_json(const nlohmann::json& j) {
   SamplingRecord record;
   record.start = j.at("start").get<std::string>();
   const nlohmann::json& clock = j.at("sm_clock");
-  record.clock_samples = clock.at("samples").get<int>();
+  record.clock_samples = json_integer<int>(clock.at("samples"));
   record.clock_mean_mhz = optional_from(clock, "mean_mhz");
   record.clock_min_mhz = optional_from(clock, "min_mhz");
   record.clock_window_min_ms = optional_from(clock, "window_min_ms");
   record.default_clock_mhz = number_or_nan(clock.at("default_mhz"));
   const nlohmann::json& throttle = j.at("throttle");
   record.throttle_threshold = number_or_nan(throttle.at("threshold"));
-  record.dropped_throttled = throttle.at("dropped").get<int>();
-  record.kept_throttled = throttle.at("kept_below_threshold").get<int>();
+  record.dropped_throttled = json_integer<int>(throttle.at("dropped"));
+  record.kept_throttled = json_integer<int>(throttle.at("kept_below_threshold"));
   return record;
 }
 
@@ -319,8 +324,8 @@ TimeStats time_stats_from_json(const nlohmann::json& j) {
   stats.max_ms = number_or_nan(j.at("max_ms"));
   stats.stddev_ms = number_or_nan(j.at("stddev_ms"));
   stats.cv = number_or_nan(j.at("cv"));
-  stats.repetitions = j.at("repetitions").get<int>();
-  stats.iterations = j.at("iterations").get<std::int64_t>();
+  stats.repetitions = json_integer<int>(j.at("repetitions"));
+  stats.iterations = json_integer<std::int64_t>(j.at("iterations"));
   for (const nlohmann::json& sample : j.at("samples_ms")) {
     stats.samples_ms.push_back(number_or_nan(sample));
   }
@@ -332,16 +337,16 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.workload = j.at("workload").get<std::string>();
   cell.plugin = j.at("plugin").get<std::string>();
   cell.variant = j.at("variant").get<std::string>();
-  cell.shape.n = j.at("n").get<std::uint64_t>();
-  cell.shape.width = j.at("shape").at("width").get<std::uint64_t>();
-  cell.shape.height = j.at("shape").at("height").get<std::uint64_t>();
+  cell.shape.n = json_integer<std::uint64_t>(j.at("n"));
+  cell.shape.width = json_integer<std::uint64_t>(j.at("shape").at("width"));
+  cell.shape.height = json_integer<std::uint64_t>(j.at("shape").at("height"));
   cell.size_text = j.at("size").get<std::string>();
   cell.distribution = j.at("distribution").get<std::string>();
   cell.status = j.at("status").get<std::string>();
   cell.message = j.at("message").get<std::string>();
   cell.flags = flags_from_names(j.at("flags"));
   cell.memory_space = j.at("memory_space").get<std::string>();
-  cell.workspace_bytes = j.at("workspace_bytes").get<std::uint64_t>();
+  cell.workspace_bytes = json_integer<std::uint64_t>(j.at("workspace_bytes"));
   const nlohmann::json time = j.at("time");
   if (!time.at("kernel").is_null()) cell.kernel = time_stats_from_json(time["kernel"]);
   if (!time.at("end_to_end").is_null()) cell.end_to_end = time_stats_from_json(time["end_to_end"]);
@@ -430,17 +435,19 @@ CellResult cell_from_json(const nlohmann::json& j) {
       distributed != j.end() && distributed->is_object()) {
     const nlohmann::json& d = *distributed;
     DistributedRecord record;
-    record.ranks = d.at("ranks").get<int>();
+    record.ranks = json_integer<int>(d.at("ranks"));
     record.scaling = d.at("scaling").get<std::string>();
-    record.n_total = d.at("n_total").get<std::uint64_t>();
-    record.n_local = d.at("n_local").get<std::uint64_t>();
+    record.n_total = json_integer<std::uint64_t>(d.at("n_total"));
+    record.n_local = json_integer<std::uint64_t>(d.at("n_local"));
     record.staging = d.at("staging").get<std::string>();
     record.staging_reason = d.at("staging_reason").get<std::string>();
     record.local = time_stats_from_json(d.at("local"));
     record.exchange = time_stats_from_json(d.at("exchange"));
-    record.bytes_sent = d.at("bytes_sent").get<std::uint64_t>();
+    record.bytes_sent = json_integer<std::uint64_t>(d.at("bytes_sent"));
     record.exchange_gbps = optional_from(d, "exchange_gbps");
-    record.keys_per_rank = d.at("keys_per_rank").get<std::vector<std::uint64_t>>();
+    for (const nlohmann::json& keys : d.at("keys_per_rank")) {
+      record.keys_per_rank.push_back(json_integer<std::uint64_t>(keys));
+    }
     record.one_rank_ms = optional_from(d, "one_rank_ms");
     record.efficiency = optional_from(d, "efficiency");
     cell.distributed = record;
@@ -459,7 +466,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   if (j.contains("telemetry")) cell.telemetry = gpu_telemetry_from_json(j["telemetry"]);
   if (j.contains("team") && j["team"].is_object()) {
     const nlohmann::json& team = j["team"];
-    cell.team = ExecutionContext{team.at("threads").get<std::uint32_t>(),
+    cell.team = ExecutionContext{json_integer<std::uint32_t>(team.at("threads")),
                                  team.at("binding").get<std::string>(),
                                  team.at("places").get<std::string>()};
   }
@@ -472,7 +479,7 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   peak.pattern = j.value("pattern", "copy");
   peak.measured_by = j.at("measured_by").get<std::string>();
   peak.device = j.at("device").get<std::string>();
-  peak.bytes = j.at("bytes").get<std::uint64_t>();
+  peak.bytes = json_integer<std::uint64_t>(j.at("bytes"));
   peak.gbps = number_or_nan(j.at("gbps"));
   peak.median_ms = number_or_nan(j.at("median_ms"));
   peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;

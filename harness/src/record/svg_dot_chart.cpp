@@ -27,8 +27,10 @@ std::string coordinate(double value) {
   return text;
 }
 
+// A figure the log axis can hold: positive, finite, and far enough from double's limits that its
+// 1-2-5 steps are finite too (5e-324 or 1.7e308 would make the axis infinite).
 bool positive(const std::optional<double>& value) {
-  return value && std::isfinite(*value) && *value > 0;
+  return value && std::isfinite(*value) && *value >= 1e-300 && *value <= 1e300;
 }
 
 std::string tick_number(double value) {
@@ -86,7 +88,7 @@ std::string svg_dot_chart(const DotChart& chart) {
 
   std::vector<std::string> groups;
   for (const DotRow& row : chart.rows) groups.push_back(row.group.empty() ? row.label : row.group);
-  const std::vector<SeriesStyle> styles = styles_by_group(groups);
+  const std::vector<SeriesStyle> styles = styles_by_group(groups, chart.colour_order);
 
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart dot-chart\" width=\""

@@ -26,6 +26,7 @@ struct DotChart {
   std::string x_label;
   std::vector<DotRow> rows;
   std::vector<ChartReference> references;  // vertical lines (a ratio of 1), `y` their position
+  std::vector<std::string> colour_order;   // groups that take the first colours, in this order
 };
 
 std::string svg_dot_chart(const DotChart& chart);

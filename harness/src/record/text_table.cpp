@@ -31,6 +31,7 @@ std::string on_screen(const std::string& cell) {
 // `text` in lines of at most `width` columns: broken at spaces where it can be, inside a word
 // (between characters, never inside one) where a word is wider than the line.
 std::vector<std::string> wrapped(const std::string& text, std::size_t width) {
+  if (width == 0) return {text};
   std::vector<std::string> lines(1);
   std::size_t used = 0;
   std::size_t i = 0;
@@ -238,8 +239,10 @@ void TableWriter::write_console(const TextTable& table) {
     std::vector<std::vector<std::string>> parts;
     std::size_t height = 1;
     for (std::size_t c = 0; c < cells.size() && c < columns; ++c) {
-      parts.push_back(titles || table.columns[c].align_left ? wrapped(cells[c], widths[c])
-                                                            : std::vector<std::string>{cells[c]});
+      // Wrapped only where the table is held to a width: else a cell wider than its column (a
+      // name on a row with a note) runs over, as it always did.
+      const bool wrap = console_columns_ > 0 && (titles || table.columns[c].align_left);
+      parts.push_back(wrap ? wrapped(cells[c], widths[c]) : std::vector<std::string>{cells[c]});
       height = std::max(height, parts.back().size());
     }
     for (std::size_t l = 0; l < height; ++l) {
