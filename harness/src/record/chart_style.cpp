@@ -1,7 +1,9 @@
-// chart_style.cpp: Tableau 10 colours (told apart by most readers, colour-blind ones included)
-// and four dashes; past ten groups the colours repeat with a thinner dash pattern.
+// chart_style.cpp: number formatting shared by the charts; Tableau 10 colours (told apart by most
+// readers, colour-blind ones included) and four dashes; past ten groups the colours repeat with a
+// thinner dash pattern.
 #include "record/chart_style.hpp"
 
+#include <cstdio>
 #include <iterator>
 #include <map>
 
@@ -14,6 +16,18 @@ constexpr const char* kDashes[] = {"", "6 3", "2 2", "8 3 2 3", "12 4", "4 2 1 2
 constexpr const char* kRepeatedColourDashes[] = {"1 2", "1 4", "3 2 1 2 1 2 1 2"};
 
 }  // namespace
+
+std::string coordinate(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+std::string tick_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups,
                                          const std::vector<std::string>& colour_order) {

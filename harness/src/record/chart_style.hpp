@@ -17,6 +17,11 @@ struct SeriesStyle {
 // The style of each item, `groups[i]` being item i's group: the groups of `colour_order` take the
 // first colours in that order (a verdict keeps its colour from chart to chart), the others the
 // next ones in the order they first appear; members of a group take the dashes in theirs.
+// A coordinate in an SVG attribute (one decimal: the same bytes for the same chart), and a tick's
+// label (%g), for both chart kinds.
+std::string coordinate(double value);
+std::string tick_number(double value);
+
 std::vector<SeriesStyle> styles_by_group(const std::vector<std::string>& groups,
                                          const std::vector<std::string>& colour_order = {});
 

@@ -24,12 +24,6 @@ constexpr double kLegendRow = 17;
 constexpr double kWidth = kLegendLeft + 222;
 constexpr std::size_t kLegendNameBytes = 30;
 
-std::string coordinate(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
-
 bool positive(double value) {
   return std::isfinite(value) && value > 0;
 }
@@ -58,12 +52,6 @@ LogAxis log_axis(double base, double smallest, double largest, double from, doub
     axis.high = axis.low + (base == 2 ? 2 : 1);
   }
   return axis;
-}
-
-std::string tick_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 void write_axes(std::ostream& out, const LogAxis& x, const LogAxis& y) {

@@ -21,22 +21,10 @@ constexpr double kRow = 18;
 constexpr double kWidth = kPlotLeft + kPlotWidth + 20;
 constexpr std::size_t kLabelBytes = 48;
 
-std::string coordinate(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
-
 // A figure the log axis can hold: positive, finite, and far enough from double's limits that its
 // 1-2-5 steps are finite too (5e-324 or 1.7e308 would make the axis infinite).
 bool positive(const std::optional<double>& value) {
   return value && std::isfinite(*value) && *value >= 1e-300 && *value <= 1e300;
-}
-
-std::string tick_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 // The 1-2-5 steps (..., 0.5, 1, 2, 5, 10, ...) at or below and at or above a positive value.
