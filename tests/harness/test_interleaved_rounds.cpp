@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -118,6 +119,20 @@ TEST(InterleavedRounds, EachSampleHasItsRoundAndPlaceAndTheSeedRepeatsTheOrder) 
     EXPECT_LE(speedup["median"].get<double>(), speedup["high"].get<double>());
     EXPECT_EQ(cell["paired"]["percent_of_peak"]["pairs"], 6);
   }
+  // Each run's passes time the same loop, whichever loop was fastest at its calibration: the
+  // widest over one buffer, the second the host read peak lists (the portable one where alone).
+  std::vector<std::string> loops;
+  for (const nlohmann::json& run : runs) {
+    for (const nlohmann::json& peak : run["context"]["peaks"]) {
+      if (peak["memory_space"] != "host" || peak["pattern"] != "read") continue;
+      const nlohmann::json& methods = peak["methods"];
+      ASSERT_FALSE(methods.empty()) << peak.dump();
+      EXPECT_EQ(cell_named(run, "openmp", "unrolled")["rounds"]["reference"]["loop"],
+                methods[std::min<std::size_t>(1, methods.size() - 1)]["name"]);
+    }
+    loops.push_back(cell_named(run, "openmp", "unrolled")["rounds"]["reference"]["loop"]);
+  }
+  EXPECT_EQ(loops[0], loops[1]);
   // The baseline against itself, round by round: exactly 1.
   const nlohmann::json& base = cell_named(runs[0], "cpu_serial", "loop")["paired"]["speedup"];
   EXPECT_DOUBLE_EQ(base["low"].get<double>(), 1.0);

@@ -37,7 +37,7 @@ struct PeakBandwidth {
 // One pass of a host reference loop, timed beside the cells of a round (docs/measurement.md).
 struct HostReferencePass {
   std::string pattern;      // "copy" or "read"
-  std::string loop;         // the loop's name: the pattern's fastest at calibration
+  std::string loop;         // the loop's name: the pattern's reference loop
   std::uint64_t bytes = 0;  // of each buffer
   double bytes_moved = 0;   // read, or read + written for a copy
   double ms = 0;
@@ -55,7 +55,8 @@ class HostReference {
   HostReference(const HostReference&) = delete;
   HostReference& operator=(const HostReference&) = delete;
   const std::vector<PeakBandwidth>& peaks() const;
-  // One timed pass of the pattern's fastest loop, over half of each buffer.
+  // One timed pass of the pattern's reference loop (the same loop in every run of this build on
+  // this CPU, not the fastest at calibration), over half of each buffer.
   HostReferencePass pass(MemoryPattern pattern) const;
 
  private:

@@ -96,7 +96,7 @@ struct SampleRounds {
   std::vector<int> round;
   std::vector<int> position;
   std::string reference_pattern;     // "read" or "copy"; empty: no reference loop ran beside it
-  std::string reference_loop;        // the loop, the pattern's fastest at calibration
+  std::string reference_loop;        // the loop: the pattern's, the same in every run
   double reference_bytes_moved = 0;  // per pass
   std::vector<double> reference_ms;  // one per sample, or empty
 };
