@@ -2,8 +2,8 @@
 // no GPU is needed: the host flush runs on every thread of the team and only reads a buffer that
 // was written once (no dirty lines), the throttle guard drops slow GPU samples but never all of
 // them, read-only workloads are held against the read rate, and the new fields reach the results.
+#include "base/cpu_frequency.hpp"
 #include "measure/calibration.hpp"
-#include "measure/cpu_frequency.hpp"
 #include "measure/host_stream_loops.hpp"
 #include "measure/throttle_guard.hpp"
 #include "record/results_json.hpp"

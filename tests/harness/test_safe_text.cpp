@@ -1,8 +1,8 @@
 // test_safe_text.cpp: the one sanitizer for text from outside: invalid UTF-8 becomes U+FFFD, cuts
 // fall between characters, and control characters are escaped for terminals.
+#include "base/safe_text.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_text.hpp"
-#include "record/safe_text.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,13 +6,13 @@
 #include "analyze/compare_cells.hpp"
 #include "analyze/file_comparison.hpp"
 #include "analyze/rank_spread.hpp"
+#include "base/output_check.hpp"
+#include "base/safe_text.hpp"
+#include "base/text_list.hpp"
+#include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "cli/usage_error.hpp"
 #include "record/machine_facts.hpp"
-#include "record/output_check.hpp"
 #include "record/results_reader.hpp"
-#include "record/safe_text.hpp"
-#include "record/text_list.hpp"
 #include "record/text_table.hpp"
 
 #include <boost/program_options.hpp>

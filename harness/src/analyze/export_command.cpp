@@ -1,12 +1,12 @@
 // export_command.cpp: the export subcommand.
 #include "analyze/export_command.hpp"
 
+#include "base/safe_text.hpp"
+#include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "cli/usage_error.hpp"
 #include "record/exports.hpp"
 #include "record/output_path.hpp"
 #include "record/results_json.hpp"
-#include "record/safe_text.hpp"
 
 #include <boost/program_options.hpp>
 

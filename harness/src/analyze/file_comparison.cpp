@@ -2,9 +2,9 @@
 // one file compared to the base.
 #include "analyze/file_comparison.hpp"
 
+#include "base/text_list.hpp"
 #include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
-#include "record/text_list.hpp"
 
 #include <algorithm>
 #include <map>

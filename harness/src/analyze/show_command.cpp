@@ -3,9 +3,9 @@
 
 #include "analyze/crossover.hpp"
 #include "analyze/file_tables.hpp"
+#include "base/output_check.hpp"
+#include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "cli/usage_error.hpp"
-#include "record/output_check.hpp"
 #include "record/results_reader.hpp"
 #include "record/text_table.hpp"
 

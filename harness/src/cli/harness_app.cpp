@@ -2,7 +2,8 @@
 // plugin, or run the matrix.
 #include "cli/harness_app.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "base/exit_codes.hpp"
+#include "base/safe_text.hpp"
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
@@ -10,7 +11,6 @@
 #include "record/output_path.hpp"
 #include "record/report_table.hpp"
 #include "record/results_json.hpp"
-#include "record/safe_text.hpp"
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 

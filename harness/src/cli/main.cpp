@@ -4,7 +4,7 @@
 #include "analyze/export_command.hpp"
 #include "analyze/report_command.hpp"
 #include "analyze/show_command.hpp"
-#include "cli/exit_codes.hpp"
+#include "base/exit_codes.hpp"
 #include "cli/harness_app.hpp"
 #include "history/history_command.hpp"
 #include "isolate/worker_process.hpp"

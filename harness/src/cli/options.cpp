@@ -1,8 +1,8 @@
 // options.cpp: the harness's command-line options and their help text.
 #include "cli/options.hpp"
 
-#include "record/checked_number.hpp"
-#include "record/safe_text.hpp"
+#include "base/checked_number.hpp"
+#include "base/safe_text.hpp"
 
 #include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>

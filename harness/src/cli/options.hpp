@@ -1,7 +1,7 @@
 // options.hpp: the command line (Boost.Program_options), parsed into one plain struct.
 #pragma once
 
-#include "cli/usage_error.hpp"
+#include "base/usage_error.hpp"
 #include "measure/run_settings.hpp"
 #include "record/export_format.hpp"
 #include "record/text_table.hpp"

@@ -1,8 +1,8 @@
 // subcommand_options.cpp: option and file parsing shared by the subcommands on results files.
 #include "cli/subcommand_options.hpp"
 
+#include "base/checked_number.hpp"
 #include "cli/options.hpp"
-#include "record/checked_number.hpp"
 #include "record/results_reader.hpp"
 
 namespace plugbench {

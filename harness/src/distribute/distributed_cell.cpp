@@ -3,10 +3,10 @@
 // first (outside it). Allocation, verification and the choice of staging stay outside.
 #include "distribute/distributed_cell.hpp"
 
+#include "base/stop_signal.hpp"
 #include "distribute/exchange_steps.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/cell_protocol.hpp"
-#include "run/stop_signal.hpp"
 
 #include <algorithm>
 #include <chrono>

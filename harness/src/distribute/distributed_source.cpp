@@ -1,11 +1,11 @@
 // distributed_source.cpp: distributed cells on sessions in the rank's process.
 #include "distribute/distributed_source.hpp"
 
+#include "base/stdout_diversion.hpp"
+#include "base/stop_signal.hpp"
 #include "distribute/distributed_cell.hpp"
-#include "isolate/stdout_diversion.hpp"
 #include "record/host_info.hpp"
 #include "record/results_json.hpp"
-#include "run/stop_signal.hpp"
 
 #include <new>
 

@@ -1,7 +1,7 @@
 // cell_filter.cpp: parsing a history command's cell filter.
 #include "history/cell_filter.hpp"
 
-#include "cli/usage_error.hpp"
+#include "base/usage_error.hpp"
 
 #include <set>
 

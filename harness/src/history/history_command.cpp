@@ -1,8 +1,8 @@
 // history_command.cpp: the history subcommands: options, then the database, then the tables.
 #include "history/history_command.hpp"
 
+#include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "cli/usage_error.hpp"
 #include "history/cell_filter.hpp"
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"

@@ -1,7 +1,7 @@
 // history_location.cpp: the default history path from the environment.
 #include "history/history_location.hpp"
 
-#include "cli/usage_error.hpp"
+#include "base/usage_error.hpp"
 
 #include <cstdlib>
 

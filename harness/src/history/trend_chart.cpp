@@ -1,8 +1,8 @@
 // trend_chart.cpp: a small linear SVG line chart of medians over runs.
 #include "history/trend_chart.hpp"
 
+#include "base/safe_text.hpp"
 #include "record/machine_facts.hpp"
-#include "record/safe_text.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,7 @@
 // captured_output.cpp: keeping a worker's output within bounds and cutting it into lines.
 #include "isolate/captured_output.hpp"
 
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
 
 #include <algorithm>
 #include <vector>

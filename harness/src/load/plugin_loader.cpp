@@ -1,11 +1,11 @@
 // plugin_loader.cpp: loading with Boost.DLL, the ABI check and the probe.
 #include "load/plugin_loader.hpp"
 
+#include "base/safe_text.hpp"
+#include "base/stdout_diversion.hpp"
 #include "isolate/plugin_screening.hpp"
-#include "isolate/stdout_diversion.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_text.hpp"
-#include "record/safe_text.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>

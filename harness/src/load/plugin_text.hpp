@@ -1,9 +1,9 @@
 // plugin_text.hpp: text a plugin wrote, read without trusting it: a fixed-size field or message
 // buffer is read up to its size even when it holds no NUL, a string field up to a bound, and
-// either comes back as valid UTF-8 (record/safe_text.hpp).
+// either comes back as valid UTF-8 (base/safe_text.hpp).
 #pragma once
 
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
 
 #include <cstddef>
 #include <cstring>

@@ -2,7 +2,7 @@
 // turns two readings into what changed over a cell.
 #include "measure/gpu_telemetry.hpp"
 
-#include "record/json_integer.hpp"
+#include "base/json_integer.hpp"
 
 #include <dlfcn.h>
 

@@ -1,8 +1,8 @@
 // matrix.cpp: selection of plugins, workloads, distributions, sizes and variants.
 #include "plan/matrix.hpp"
 
+#include "base/text_list.hpp"
 #include "plan/sizes.hpp"
-#include "record/text_list.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,9 +1,9 @@
 // host_info.cpp: reads /proc and uname for the results' context.
 #include "record/host_info.hpp"
 
-#include "measure/cpu_frequency.hpp"
-#include "record/checked_number.hpp"
-#include "record/safe_text.hpp"
+#include "base/checked_number.hpp"
+#include "base/cpu_frequency.hpp"
+#include "base/safe_text.hpp"
 
 #include <omp.h>
 #include <pthread.h>

@@ -1,7 +1,7 @@
 // html_page.cpp: the page's markup and its style sheet.
 #include "record/html_page.hpp"
 
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
 
 #include <string_view>
 

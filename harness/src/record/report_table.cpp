@@ -2,9 +2,9 @@
 // dry-run matrix.
 #include "record/report_table.hpp"
 
+#include "base/safe_text.hpp"
+#include "base/text_list.hpp"
 #include "plan/sizes.hpp"
-#include "record/safe_text.hpp"
-#include "record/text_list.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // results_json.cpp: results as JSON. Numbers that do not exist are null, never NaN.
 #include "record/results_json.hpp"
 
+#include "base/json_integer.hpp"
+#include "base/safe_text.hpp"
 #include "load/plugin_text.hpp"
 #include "record/host_info.hpp"
-#include "record/json_integer.hpp"
-#include "record/safe_text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -544,7 +544,7 @@ void write_json_atomically(const nlohmann::json& document, const std::string& pa
   if (std::string problem = results_path_problem(path); !problem.empty()) {
     throw std::runtime_error(problem);
   }
-  // Text is made valid UTF-8 where it enters the results (record/safe_text.hpp); should a byte
+  // Text is made valid UTF-8 where it enters the results (base/safe_text.hpp); should a byte
   // slip past, it becomes U+FFFD here rather than costing the whole file.
   write_text_atomically(
       document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", path);

@@ -1,8 +1,8 @@
 // results_reader.cpp: loading, checking and migrating results files.
 #include "record/results_reader.hpp"
 
+#include "base/safe_text.hpp"
 #include "record/results_json.hpp"
-#include "record/safe_text.hpp"
 #include "record/streamed_results.hpp"
 
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 // text_table.cpp: the console, markdown, CSV and HTML writers of TextTable.
 #include "record/text_table.hpp"
 
-#include "cli/options.hpp"
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
+#include "base/usage_error.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -111,7 +111,7 @@ std::string markdown_cell(const std::string& text) {
 
 // The table with its control characters escaped: cells may hold text from a plugin or a results
 // file, which must not move the cursor, recolour the terminal or break a row
-// (record/safe_text.hpp).
+// (base/safe_text.hpp).
 TextTable printable_table(const TextTable& table) {
   TextTable shown = table;
   shown.title = printable_text(shown.title);

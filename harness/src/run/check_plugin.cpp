@@ -4,16 +4,16 @@
 // each wrong answer, error, crash or hang said plainly.
 #include "run/check_plugin.hpp"
 
-#include "cli/exit_codes.hpp"
-#include "isolate/stdout_diversion.hpp"
+#include "base/exit_codes.hpp"
+#include "base/safe_text.hpp"
+#include "base/stdout_diversion.hpp"
+#include "base/stop_signal.hpp"
+#include "base/text_list.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/awkward_sizes.hpp"
 #include "plan/matrix.hpp"
-#include "record/safe_text.hpp"
-#include "record/text_list.hpp"
 #include "run/cell_source.hpp"
 #include "run/matrix_run.hpp"
-#include "run/stop_signal.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // in_process_source.cpp: cells measured on sessions in the harness's own process.
 #include "run/in_process_source.hpp"
 
-#include "isolate/stdout_diversion.hpp"
+#include "base/stdout_diversion.hpp"
 
 namespace plugbench {
 

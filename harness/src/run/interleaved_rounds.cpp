@@ -2,11 +2,11 @@
 // reference loops beside them, and finishing them.
 #include "run/interleaved_rounds.hpp"
 
+#include "base/stop_signal.hpp"
 #include "measure/machine_load.hpp"
 #include "measure/own_threads_quiet.hpp"
 #include "plan/sizes.hpp"
 #include "run/matrix_run.hpp"
-#include "run/stop_signal.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,19 +1,20 @@
 // matrix_run.cpp: the stages of a run.
 #include "run/matrix_run.hpp"
 
-#include "cli/exit_codes.hpp"
+#include "base/cpu_frequency.hpp"
+#include "base/exit_codes.hpp"
+#include "base/output_check.hpp"
+#include "base/stop_signal.hpp"
 #include "distribute/distributed_source.hpp"
 #include "distribute/scaling.hpp"
 #include "history/history_command.hpp"
 #include "measure/cell_identity.hpp"
-#include "measure/cpu_frequency.hpp"
 #include "measure/derived_figures.hpp"
 #include "measure/machine_load.hpp"
 #include "plan/sizes.hpp"
 #include "record/distributed_table.hpp"
 #include "record/exports.hpp"
 #include "record/host_info.hpp"
-#include "record/output_check.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_document.hpp"
@@ -23,7 +24,6 @@
 #include "run/progress.hpp"
 #include "run/rank_steps.hpp"
 #include "run/run_record.hpp"
-#include "run/stop_signal.hpp"
 
 #include <iostream>
 #include <map>

@@ -1,8 +1,8 @@
 // rank_steps.cpp: plan checks, meetings and gathering for a run of several ranks.
 #include "run/rank_steps.hpp"
 
+#include "base/stop_signal.hpp"
 #include "record/results_json.hpp"
-#include "run/stop_signal.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // run_record.cpp: the facts a run collects.
 #include "run/run_record.hpp"
 
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
 
 namespace plugbench {
 

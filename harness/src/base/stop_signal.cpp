@@ -1,5 +1,5 @@
 // stop_signal.cpp: the stop handlers and their pipe.
-#include "run/stop_signal.hpp"
+#include "base/stop_signal.hpp"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // checked_number.cpp: decimal numbers only, finite and in range, so that nan, inf or 1e-300
 // never reach a deadline, a budget or the JSON of a worker's request.
-#include "record/checked_number.hpp"
+#include "base/checked_number.hpp"
 
 #include <cmath>
 #include <cstdio>

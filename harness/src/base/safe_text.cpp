@@ -1,5 +1,5 @@
 // safe_text.cpp: UTF-8 repair, cutting at character boundaries, and escaping for terminals.
-#include "record/safe_text.hpp"
+#include "base/safe_text.hpp"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 // stdout_diversion.cpp: swapping descriptors 1 (and 2), with stdio flushed on both sides of the
 // swap (the harness's own buffered text belongs before it, the plugin's buffered text inside it).
-#include "isolate/stdout_diversion.hpp"
+#include "base/stdout_diversion.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

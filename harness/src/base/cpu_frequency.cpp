@@ -1,5 +1,5 @@
 // cpu_frequency.cpp: the governors from sysfs (absent in many virtual machines: then unknown).
-#include "measure/cpu_frequency.hpp"
+#include "base/cpu_frequency.hpp"
 
 #include <cctype>
 #include <filesystem>
