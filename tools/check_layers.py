@@ -37,7 +37,7 @@ LADDER = [
 
 # Upward include edges not yet moved, "from -> to": the most include lines each may have.
 ALLOWED_UPWARD = {
-    "analyze -> cli": 5,
+    "analyze -> cli": 4,
     "distribute -> run": 1,
     "history -> cli": 1,
     "isolate -> run": 2,

@@ -1,8 +1,8 @@
 // outside_the_reader.cpp: the functions the reader's sources name only where they write a run's
 // results (its host, plugins and devices), linked here so that the fuzz target needs the reader's
 // sources alone. Reaching one while reading would be a finding, so each aborts, naming itself.
+#include "base/host_facts.hpp"
 #include "load/plugin_loader.hpp"
-#include "record/host_info.hpp"
 
 #include <cstdio>
 #include <cstdlib>

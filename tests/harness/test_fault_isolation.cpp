@@ -1,8 +1,8 @@
 // test_fault_isolation.cpp: plugins that crash, abort, hang, eat memory or fault on the GPU, run by
 // the real harness beside good ones: the run completes, the good cells are ok and verified, each
 // bad cell says what happened, and the exit code tells crashes from wrong answers.
+#include "base/cpu_masks.hpp"
 #include "load/plugin_loader.hpp"
-#include "record/host_info.hpp"
 #include "record/results_json.hpp"
 #include "test_support.hpp"
 

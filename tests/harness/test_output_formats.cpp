@@ -1,6 +1,6 @@
 // test_output_formats.cpp: one row model, four writers: the console table, markdown and CSV, for
 // the tables of a run (--format) and for any TextTable, and HTML for harness report's page.
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // test_report.cpp: `harness report` writes one self-contained page of a results file's tables,
 // charts and crossover (and, with two files, their comparison), with every text from a file
 // escaped, a cell without a figure never drawn as a point, and clear errors on bad input.
-#include "record/svg_chart.hpp"
-#include "record/svg_dot_chart.hpp"
+#include "render/svg_chart.hpp"
+#include "render/svg_dot_chart.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // cell_selection.cpp: filters over the cells of results files, for compare.
 #include "analyze/cell_selection.hpp"
 
+#include "base/text_list.hpp"
 #include "base/usage_error.hpp"
-#include "cli/options.hpp"
 #include "plan/sizes.hpp"
 
 #include <algorithm>

@@ -13,7 +13,8 @@
 #include "cli/subcommand_options.hpp"
 #include "record/machine_facts.hpp"
 #include "record/results_reader.hpp"
-#include "record/text_table.hpp"
+#include "render/figure_text.hpp"
+#include "render/text_table.hpp"
 
 #include <boost/program_options.hpp>
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "measure/cell_result.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
 // export_command.cpp: the export subcommand.
 #include "analyze/export_command.hpp"
 
+#include "base/output_path.hpp"
 #include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "record/exports.hpp"
-#include "record/output_path.hpp"
 #include "record/results_json.hpp"
 
 #include <boost/program_options.hpp>

@@ -5,6 +5,7 @@
 #include "base/text_list.hpp"
 #include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <map>

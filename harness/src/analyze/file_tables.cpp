@@ -6,6 +6,7 @@
 #include "record/machine_facts.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -6,7 +6,7 @@
 #include "analyze/crossover.hpp"
 #include "measure/cell_result.hpp"
 #include "record/results_reader.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <string>
 #include <vector>

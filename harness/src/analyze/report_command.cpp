@@ -3,13 +3,13 @@
 
 #include "analyze/cell_selection.hpp"
 #include "analyze/report_page.hpp"
+#include "base/output_path.hpp"
 #include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/cell_filter.hpp"
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
-#include "record/output_path.hpp"
 #include "record/results_json.hpp"
 #include "record/results_reader.hpp"
 

@@ -7,7 +7,7 @@
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "record/results_reader.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <boost/program_options.hpp>
 

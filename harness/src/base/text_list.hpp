@@ -1,4 +1,4 @@
-// text_list.hpp: lists of names joined for messages and tables.
+// text_list.hpp: lists of names: joined for messages and tables, split from an option's text.
 #pragma once
 
 #include <string>
@@ -13,5 +13,8 @@ inline std::string join(const std::vector<std::string>& names,
   for (const std::string& name : names) text += (text.empty() ? "" : separator) + name;
   return text;
 }
+
+// Splits "a,b , c" into {"a","b","c"}; throws UsageError on an empty entry, naming --option.
+std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 }  // namespace plugbench

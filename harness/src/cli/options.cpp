@@ -3,8 +3,8 @@
 
 #include "base/checked_number.hpp"
 #include "base/safe_text.hpp"
+#include "base/text_list.hpp"
 
-#include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>
 
 #include <array>
@@ -164,16 +164,6 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
 }
 
 }  // namespace
-
-std::vector<std::string> split_list(const std::string& text, const std::string& option) {
-  std::vector<std::string> items;
-  boost::split(items, text, boost::is_any_of(","));
-  for (std::string& item : items) {
-    boost::trim(item);
-    if (item.empty()) throw UsageError("--" + option + " '" + text + "' has an empty entry");
-  }
-  return items;
-}
 
 std::string usage_text() {
   Options unused;

@@ -4,7 +4,7 @@
 #include "base/usage_error.hpp"
 #include "measure/run_settings.hpp"
 #include "record/export_format.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -67,8 +67,5 @@ RunSettings run_settings_of(const Options& options);
 // Parses argv; throws UsageError. The help text comes from usage_text().
 Options parse_options(int argc, const char* const* argv);
 std::string usage_text();
-
-// Splits "a,b , c" into {"a","b","c"}; throws UsageError on an empty entry.
-std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 }  // namespace plugbench

@@ -1,10 +1,10 @@
 // distributed_source.cpp: distributed cells on sessions in the rank's process.
 #include "distribute/distributed_source.hpp"
 
+#include "base/host_facts.hpp"
 #include "base/stdout_diversion.hpp"
 #include "base/stop_signal.hpp"
 #include "distribute/distributed_cell.hpp"
-#include "record/host_info.hpp"
 #include "record/results_json.hpp"
 
 #include <new>

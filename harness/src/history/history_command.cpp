@@ -8,7 +8,7 @@
 #include "history/history_location.hpp"
 #include "history/history_tables.hpp"
 #include "history/trend_chart.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <boost/program_options.hpp>
 

@@ -2,6 +2,7 @@
 #include "history/history_tables.hpp"
 
 #include "record/machine_facts.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <cmath>

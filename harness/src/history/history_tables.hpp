@@ -5,7 +5,7 @@
 
 #include "history/change_points.hpp"
 #include "history/history_database.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <vector>
 

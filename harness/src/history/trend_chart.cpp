@@ -3,6 +3,7 @@
 
 #include "base/safe_text.hpp"
 #include "record/machine_facts.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <map>

@@ -2,9 +2,9 @@
 // discovery happens before any session is opened, so the harness holds no CUDA context to break.
 #include "isolate/plugin_screening.hpp"
 
+#include "base/captured_output.hpp"
 #include "base/checked_number.hpp"
 #include "base/safe_text.hpp"
-#include "isolate/captured_output.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -3,10 +3,10 @@
 // dead or overrunning worker leaves in its cell.
 #include "isolate/worker_pool.hpp"
 
+#include "base/cpu_masks.hpp"
 #include "base/safe_text.hpp"
 #include "base/stop_signal.hpp"
 #include "isolate/worker_process.hpp"
-#include "record/host_info.hpp"
 #include "record/results_json.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>

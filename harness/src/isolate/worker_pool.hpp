@@ -3,7 +3,7 @@
 // limit; a worker that dies or overruns is recorded against its cell and replaced.
 #pragma once
 
-#include "isolate/captured_output.hpp"
+#include "base/captured_output.hpp"
 #include "isolate/plugin_screening.hpp"
 #include "isolate/problem_store.hpp"
 #include "load/plugin_loader.hpp"

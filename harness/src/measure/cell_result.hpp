@@ -1,6 +1,7 @@
 // cell_result.hpp: what one cell of the matrix produced (one plugin variant on one problem).
 #pragma once
 
+#include "base/captured_output.hpp"
 #include "load/execution_context.hpp"
 #include "measure/gpu_telemetry.hpp"
 #include "measure/machine_load.hpp"
@@ -58,13 +59,6 @@ struct SamplingRecord {
   double throttle_threshold = 0;              // fraction of the default clock; 0: not checked
   int dropped_throttled = 0;                  // samples retaken because the clock was below it
   int kept_throttled = 0;                     // samples below it kept by the guard
-};
-
-// What the plugin's worker process wrote to stdout and stderr during the cell: shown under its
-// table, never in it (docs/fault-isolation.md).
-struct PluginOutput {
-  std::vector<std::string> first_lines;  // the first non-blank lines, valid UTF-8, each cut short
-  std::uint64_t bytes = 0;               // all it wrote, shown or not
 };
 
 // What a cell of a distributed workload adds (docs/mpi.md): the time split of each sample, the

@@ -1,7 +1,8 @@
 // rank_placement.cpp: a rank's GPU and CPUs.
 #include "ranks/rank_placement.hpp"
 
-#include "record/host_info.hpp"
+#include "base/cpu_masks.hpp"
+#include "base/host_facts.hpp"
 
 #include <sched.h>
 #include <unistd.h>

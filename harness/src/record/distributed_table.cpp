@@ -2,6 +2,7 @@
 #include "record/distributed_table.hpp"
 
 #include "record/report_table.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <map>

@@ -4,6 +4,7 @@
 #include "base/text_list.hpp"
 #include "record/report_table.hpp"
 #include "record/results_reader.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -60,12 +61,6 @@ std::string host_plugin_cpus(const nlohmann::json& document) {
 }
 
 }  // namespace
-
-std::string number_text(double value, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 // What describes the machine, the build and the settings, in the order the header shows them.
 Facts machine_facts(const nlohmann::json& document) {

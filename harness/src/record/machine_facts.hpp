@@ -16,7 +16,4 @@ using Facts = std::vector<std::pair<std::string, std::string>>;
 // In the order the headers show them; a fact the file does not hold is "".
 Facts machine_facts(const nlohmann::json& document);
 
-// `value` through printf's `format` ("%.0f", "%g").
-std::string number_text(double value, const char* format);
-
 }  // namespace plugbench

@@ -3,6 +3,7 @@
 
 #include "base/safe_text.hpp"
 #include "record/report_table.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "analyze/rank_spread.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <nlohmann/json.hpp>
 

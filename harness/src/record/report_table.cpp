@@ -5,6 +5,7 @@
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"
 #include "plan/sizes.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,12 +15,6 @@
 
 namespace plugbench {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
 
 std::string format_scientific(double value) {
   char text[32];
@@ -43,8 +38,8 @@ std::optional<double> paired_median(const std::optional<PairedFigure>& figure) {
 // its own confidence after it: "1.80..2.10 (75%)".
 std::string interval_text(const std::optional<PairedFigure>& figure, int decimals) {
   if (!figure || figure->pairs < 2) return "";
-  std::string text = fixed(figure->low, decimals) + ".." + fixed(figure->high, decimals);
-  if (figure->confidence < 0.95) text += " (" + fixed(100 * figure->confidence, 0) + "%)";
+  std::string text = fixed_text(figure->low, decimals) + ".." + fixed_text(figure->high, decimals);
+  if (figure->confidence < 0.95) text += " (" + fixed_text(100 * figure->confidence, 0) + "%)";
   return text;
 }
 
@@ -66,21 +61,6 @@ std::string shape_text(const Shape& shape) {
   return count == std::to_string(shape.n) ? count : std::to_string(shape.n) + " (" + count + ")";
 }
 
-std::string format_number(const std::optional<double>& value, int decimals) {
-  return value && std::isfinite(*value) ? fixed(*value, decimals) : "";
-}
-
-std::string format_rate(const std::optional<double>& rate) {
-  return format_number(rate, rate && *rate < 10 ? 2 : 1);
-}
-
-std::string format_ms(const std::optional<double>& ms) {
-  if (!ms || !std::isfinite(*ms)) return "";
-  double magnitude = std::fabs(*ms);
-  int decimals = magnitude >= 100 ? 1 : magnitude >= 10 ? 2 : magnitude >= 1 ? 3 : 4;
-  return fixed(*ms, decimals);
-}
-
 TextTable problem_table(const std::string& workload, const std::string& distribution,
                         const Shape& shape, const std::vector<CellResult>& cells,
                         const std::string& baseline) {
@@ -90,8 +70,8 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
   table.title = workload + "  n = " + shape_text(shape) + "  distribution " + distribution;
   if (!cells.empty() && cells.front().traffic) {
     const Traffic& t = *cells.front().traffic;
-    table.title += iterations ? "  work " + fixed(t.work, 0) + " " + t.work_unit
-                              : "  traffic " + fixed(t.bytes() / 1048576.0, 1) + " MiB";
+    table.title += iterations ? "  work " + fixed_text(t.work, 0) + " " + t.work_unit
+                              : "  traffic " + fixed_text(t.bytes() / 1048576.0, 1) + " MiB";
   }
   const char* rate_unit = iterations ? "Git/s" : "GB/s";
   // The rate's unit differs by workload: in CSV it is a column of its own, so one header fits all.
@@ -129,7 +109,7 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
     if (cell.end_to_end) end_to_end_ms = cell.end_to_end->median_ms;
     row.cells.insert(
         row.cells.end(),
-        {format_ms(cell.kernel->median_ms), fixed(100 * cell.kernel->cv, 1) + "%",
+        {format_ms(cell.kernel->median_ms), fixed_text(100 * cell.kernel->cv, 1) + "%",
          format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
          format_number(cell.percent_of_peak, 1),
          format_number(paired_median(cell.paired_percent_of_peak), 1),
@@ -159,10 +139,11 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
       table.notes.push_back(
           name + std::to_string(sampling.dropped_throttled) + " samples dropped and retaken, " +
           std::to_string(sampling.kept_throttled) + " kept, with the SM clock below " +
-          fixed(100 * sampling.throttle_threshold, 0) + " % of " +
-          fixed(sampling.default_clock_mhz, 0) + " MHz (throttled)" +
-          (sampling.clock_min_mhz ? "; slowest kept " + fixed(*sampling.clock_min_mhz, 0) + " MHz"
-                                  : ""));
+          fixed_text(100 * sampling.throttle_threshold, 0) + " % of " +
+          fixed_text(sampling.default_clock_mhz, 0) + " MHz (throttled)" +
+          (sampling.clock_min_mhz
+               ? "; slowest kept " + fixed_text(*sampling.clock_min_mhz, 0) + " MHz"
+               : ""));
     }
     if (sampling.start.rfind("not held: the host waited", 0) == 0) {
       table.notes.push_back(name + "timed with the host's launch: " + sampling.start);

@@ -5,7 +5,7 @@
 #include "load/plugin_loader.hpp"
 #include "measure/cell_result.hpp"
 #include "plan/matrix.hpp"
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <ostream>
 #include <vector>
@@ -34,12 +34,5 @@ void print_dry_run(std::ostream& out, const Matrix& matrix);
 
 // "1048576 (2^20)", or "7680x4320 (33177600)" for an image.
 std::string shape_text(const Shape& shape);
-
-// "1.234" with about four significant digits; "" (no value) for none.
-std::string format_ms(const std::optional<double>& ms);
-// `value` with `decimals` decimals; "" for none or a number that is not finite.
-std::string format_number(const std::optional<double>& value, int decimals);
-// A rate (GB/s, G iterations/s): two decimals below 10, one above.
-std::string format_rate(const std::optional<double>& rate);
 
 }  // namespace plugbench

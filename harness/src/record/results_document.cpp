@@ -1,7 +1,7 @@
 // results_document.cpp: a run's record as the versioned results document.
 #include "record/results_document.hpp"
 
-#include "record/host_info.hpp"
+#include "base/host_facts.hpp"
 #include "record/rank_table.hpp"
 #include "record/results_json.hpp"
 

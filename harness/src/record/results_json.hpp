@@ -1,7 +1,8 @@
 // results_json.hpp: the versioned results file (described by results/schema.json), written
-// atomically: a temporary file in the same folder, flushed, then renamed over the target.
+// atomically (base/atomic_file.hpp).
 #pragma once
 
+#include "base/atomic_file.hpp"
 #include "load/plugin_loader.hpp"
 #include "measure/calibration.hpp"
 #include "measure/cell_result.hpp"
@@ -31,26 +32,10 @@ TimeStats time_stats_from_json(const nlohmann::json& j);
 CellResult cell_from_json(const nlohmann::json& j);
 PeakBandwidth peak_from_json(const nlohmann::json& j);
 
-// Why `path` cannot take a results file (it is a folder, a device, a FIFO or a socket, which the
-// rename would replace), or "" when it can (a regular file, or nothing yet). `option`: the option
-// that named it, for the message.
-std::string results_path_problem(const std::string& path, const std::string& option = "--json");
-
 // Writes `document` to `path` so that the file is either the old one or the complete new one: to
 // a fresh temporary file of a random name beside it, then renamed. Refuses a path that
 // results_path_problem objects to. Throws std::runtime_error naming the path and the problem.
 void write_json_atomically(const nlohmann::json& document, const std::string& path);
-
-// Writes `text` to `path` the same way (its folder created where missing), without the check on
-// what `path` is now. Throws std::runtime_error naming the path and the problem.
-void write_text_atomically(const std::string& text, const std::string& path);
-
-// Where text goes a piece at a time.
-using TextSink = std::function<void(std::string_view piece)>;
-// As write_text_atomically, for text that `produce` hands to its sink in pieces (text too large
-// to hold at once); an exception from `produce` leaves the old file and no temporary one.
-void write_pieces_atomically(const std::string& path,
-                             const std::function<void(const TextSink& put)>& produce);
 
 // results/<host>-<UTC time>.json, relative to the current folder.
 std::string default_results_path();

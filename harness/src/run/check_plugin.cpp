@@ -12,6 +12,7 @@
 #include "load/plugin_loader.hpp"
 #include "plan/awkward_sizes.hpp"
 #include "plan/matrix.hpp"
+#include "render/figure_text.hpp"
 #include "run/cell_source.hpp"
 #include "run/matrix_run.hpp"
 

@@ -3,6 +3,7 @@
 
 #include "base/cpu_frequency.hpp"
 #include "base/exit_codes.hpp"
+#include "base/host_facts.hpp"
 #include "base/output_check.hpp"
 #include "base/stop_signal.hpp"
 #include "distribute/distributed_source.hpp"
@@ -14,7 +15,6 @@
 #include "plan/sizes.hpp"
 #include "record/distributed_table.hpp"
 #include "record/exports.hpp"
-#include "record/host_info.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "record/results_document.hpp"

@@ -1,7 +1,7 @@
 // session_cells.cpp: a plugin's session, the facts it reports, and the cells measured on it.
 #include "run/session_cells.hpp"
 
-#include "record/host_info.hpp"
+#include "base/host_facts.hpp"
 #include "record/results_json.hpp"
 
 #include <new>

@@ -5,7 +5,7 @@
 // alone, every text HTML-escaped.
 #pragma once
 
-#include "record/svg_chart.hpp"
+#include "render/svg_chart.hpp"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 // svg_chart.cpp: the layout (plot area, legend beside it), the axes and ticks, and the series.
-#include "record/svg_chart.hpp"
+#include "render/svg_chart.hpp"
 
 #include "base/safe_text.hpp"
-#include "record/chart_style.hpp"
+#include "render/chart_style.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // chart_style.cpp: number formatting shared by the charts; Tableau 10 colours (told apart by most
 // readers, colour-blind ones included) and four dashes; past ten groups the colours repeat with a
 // thinner dash pattern.
-#include "record/chart_style.hpp"
+#include "render/chart_style.hpp"
 
 #include <cstdio>
 #include <iterator>

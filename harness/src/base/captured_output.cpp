@@ -1,5 +1,5 @@
 // captured_output.cpp: keeping a worker's output within bounds and cutting it into lines.
-#include "isolate/captured_output.hpp"
+#include "base/captured_output.hpp"
 
 #include "base/safe_text.hpp"
 

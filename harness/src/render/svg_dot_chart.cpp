@@ -1,8 +1,8 @@
 // svg_dot_chart.cpp: labels on the left, the plot beside them, a row per figure.
-#include "record/svg_dot_chart.hpp"
+#include "render/svg_dot_chart.hpp"
 
 #include "base/safe_text.hpp"
-#include "record/chart_style.hpp"
+#include "render/chart_style.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // written by TableWriter, and inline SVG figures. Every text given is HTML-escaped.
 #pragma once
 
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include <sstream>
 #include <string>

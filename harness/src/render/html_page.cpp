@@ -1,5 +1,5 @@
 // html_page.cpp: the page's markup and its style sheet.
-#include "record/html_page.hpp"
+#include "render/html_page.hpp"
 
 #include "base/safe_text.hpp"
 

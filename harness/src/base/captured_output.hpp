@@ -3,14 +3,20 @@
 // bytes (what a crash message quotes) and the count of all of them.
 #pragma once
 
-#include "measure/cell_result.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace plugbench {
+
+// What the plugin's worker process wrote to stdout and stderr during the cell: shown under its
+// table, never in it (docs/fault-isolation.md).
+struct PluginOutput {
+  std::vector<std::string> first_lines;  // the first non-blank lines, valid UTF-8, each cut short
+  std::uint64_t bytes = 0;               // all it wrote, shown or not
+};
 
 class CapturedOutput {
  public:

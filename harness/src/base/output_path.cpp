@@ -1,8 +1,8 @@
 // output_path.cpp: output paths checked, and their folders made, before the work.
-#include "record/output_path.hpp"
+#include "base/output_path.hpp"
 
+#include "base/atomic_file.hpp"
 #include "base/safe_text.hpp"
-#include "record/results_json.hpp"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // text_table.cpp: the console, markdown, CSV and HTML writers of TextTable.
-#include "record/text_table.hpp"
+#include "render/text_table.hpp"
 
 #include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
