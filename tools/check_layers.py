@@ -41,7 +41,6 @@ ALLOWED_UPWARD = {
     "distribute -> run": 1,
     "history -> cli": 1,
     "isolate -> run": 2,
-    "load -> isolate": 1,
     "plan -> cli": 1,
     "record -> analyze": 2,
     "record -> cli": 1,

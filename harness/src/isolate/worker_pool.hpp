@@ -4,9 +4,9 @@
 #pragma once
 
 #include "base/captured_output.hpp"
-#include "isolate/plugin_screening.hpp"
 #include "isolate/problem_store.hpp"
 #include "load/plugin_loader.hpp"
+#include "load/plugin_screening.hpp"
 #include "run/cell_source.hpp"
 
 #include <sys/types.h>

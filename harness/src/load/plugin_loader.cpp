@@ -3,8 +3,8 @@
 
 #include "base/safe_text.hpp"
 #include "base/stdout_diversion.hpp"
-#include "isolate/plugin_screening.hpp"
 #include "load/plugin_names.hpp"
+#include "load/plugin_screening.hpp"
 #include "load/plugin_text.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>

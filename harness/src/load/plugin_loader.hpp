@@ -71,7 +71,7 @@ PluginRecord load_plugin(const std::string& path, const std::string& found_in,
                          bool call_probe = true);
 
 // Every .so in the folders, loaded and probed, in folder order then file-name order. Each is
-// loaded and probed first in a child process (isolate/plugin_screening.hpp): one that hangs past
+// loaded and probed first in a child process (load/plugin_screening.hpp): one that hangs past
 // PLUGBENCH_DISCOVERY_TIMEOUT or crashes there is broken and never loaded here; a file that is not
 // a regular file (a FIFO named lib*.so) is broken without being opened. A second
 // plugin with a name already taken is marked broken. Throws PluginFolderError when a folder the

@@ -1,6 +1,6 @@
 // plugin_screening.cpp: the child that loads and probes one library during discovery. It is forked:
 // discovery happens before any session is opened, so the harness holds no CUDA context to break.
-#include "isolate/plugin_screening.hpp"
+#include "load/plugin_screening.hpp"
 
 #include "base/captured_output.hpp"
 #include "base/checked_number.hpp"
