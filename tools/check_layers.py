@@ -22,8 +22,8 @@ LADDER = [
     "render",
     "load",
     "measure",
-    "record",  # becomes results/ (and render/, analyze/, run/ take its other files)
     "results",
+    "record",  # its files go to analyze/ and run/
     "plan",
     "ranks",
     "isolate",  # becomes cells/
@@ -39,6 +39,7 @@ LADDER = [
 ALLOWED_UPWARD = {
     "analyze -> cli": 4,
     "distribute -> run": 1,
+    "history -> analyze": 1,
     "history -> cli": 1,
     "isolate -> run": 2,
     "plan -> cli": 1,

@@ -3,8 +3,8 @@
 // "cannot read" exit 2), and a file it accepts must export in every format without an exception
 // (which the commands would report as an internal error). A crash, a sanitizer report, or any
 // other exception is a finding.
-#include "record/exports.hpp"
-#include "record/results_reader.hpp"
+#include "results/exports.hpp"
+#include "results/results_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>

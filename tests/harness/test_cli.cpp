@@ -1,6 +1,6 @@
 // test_cli.cpp: the harness as a user runs it: listings, usage errors with the valid choices,
 // results files, and the exit codes for verification failures and plugin errors.
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // test_compare.cpp: `harness compare` as a user (or CI) runs it: a file against itself, a cell
 // twice as slow, noisy repetitions, cells on one side only, wrong answers, machines that differ,
 // files it must refuse, and its markdown and CSV output.
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

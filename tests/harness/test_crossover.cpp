@@ -1,7 +1,7 @@
 // test_crossover.cpp: where the GPU starts to pay off, on synthetic cells with known answers, and
 // at the end of a real run with a plugin that poses as a GPU one (fake_device).
 #include "analyze/crossover.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

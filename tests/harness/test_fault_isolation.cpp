@@ -3,7 +3,7 @@
 // bad cell says what happened, and the exit code tells crashes from wrong answers.
 #include "base/cpu_masks.hpp"
 #include "load/plugin_loader.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

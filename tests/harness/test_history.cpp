@@ -9,7 +9,7 @@
 #include "history/history_location.hpp"
 #include "history/sha256.hpp"
 #include "history/trend_chart.hpp"
-#include "record/results_reader.hpp"
+#include "results/results_reader.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

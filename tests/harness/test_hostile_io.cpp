@@ -2,7 +2,7 @@
 // "Odd bytes, files and signals"): text that is not UTF-8 or has no NUL, results paths that are
 // devices, FIFOs, folders or planted links, a reader that goes away, results files that overflow,
 // never end or are huge, names that break the naming rule, and comparisons of nothing.
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 #include "measure/calibration.hpp"
 #include "measure/host_stream_loops.hpp"
 #include "measure/throttle_guard.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "test_support.hpp"
 
 #include <plugbench/openmp_services.hpp>

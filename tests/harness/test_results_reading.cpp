@@ -1,9 +1,9 @@
 // test_results_reading.cpp: a results file read a cell at a time (the cells' JSON never all at
 // once), with the document, the typed cells and the messages what a whole parse gave; the gbench
 // export written an entry at a time, the same text as the document it stands for.
-#include "record/exports.hpp"
-#include "record/results_reader.hpp"
-#include "record/streamed_results.hpp"
+#include "results/exports.hpp"
+#include "results/results_reader.hpp"
+#include "results/streamed_results.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -4,6 +4,8 @@
 #include "analyze/family_control.hpp"
 #include "analyze/mann_whitney.hpp"
 #include "analyze/ratio_interval.hpp"
+#include "base/checked_number.hpp"
+#include "base/usage_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -352,6 +354,18 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
     return gx != gy ? gx < gy : x.key.n < y.key.n;
   });
   return comparisons;
+}
+
+void check_compare_settings(const CompareSettings& settings) {
+  // Boost reads nan and inf; the harness's one rule for numbers refuses them (a fraction up to
+  // 100, i.e. 10000 %, for the threshold).
+  if (std::string why = number_problem(settings.threshold, {0, 100, false, false, ""});
+      !why.empty()) {
+    throw UsageError("--threshold " + why + " (a fraction: 0.05 for 5 %)");
+  }
+  if (std::string why = number_problem(settings.alpha, {0, 1, true, true, ""}); !why.empty()) {
+    throw UsageError("--alpha " + why + " (between 0 and 1, e.g. 0.05)");
+  }
 }
 
 }  // namespace plugbench

@@ -88,4 +88,8 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
                                           const std::vector<std::vector<CellResult>>& current_runs,
                                           const CompareSettings& settings);
 
+// Throws UsageError unless --threshold is not negative and --alpha between 0 and 1 (compare, and
+// report's comparison).
+void check_compare_settings(const CompareSettings& settings);
+
 }  // namespace plugbench

@@ -11,10 +11,10 @@
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "record/machine_facts.hpp"
-#include "record/results_reader.hpp"
 #include "render/figure_text.hpp"
 #include "render/text_table.hpp"
+#include "results/machine_facts.hpp"
+#include "results/results_reader.hpp"
 
 #include <boost/program_options.hpp>
 

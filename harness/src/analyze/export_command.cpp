@@ -5,8 +5,8 @@
 #include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "record/exports.hpp"
-#include "record/results_json.hpp"
+#include "results/exports.hpp"
+#include "results/results_json.hpp"
 
 #include <boost/program_options.hpp>
 

@@ -1,5 +1,5 @@
 // export_command.hpp: `harness export FILE.json --to gbench|bmf|gab [--out PATH]`: a results file
-// in a format other tools read (record/exports.hpp; docs/exports.md).
+// in a format other tools read (results/exports.hpp; docs/exports.md).
 #pragma once
 
 namespace plugbench {

@@ -3,9 +3,9 @@
 #include "analyze/file_comparison.hpp"
 
 #include "base/text_list.hpp"
-#include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
 #include "render/figure_text.hpp"
+#include "results/machine_facts.hpp"
 
 #include <algorithm>
 #include <map>

@@ -3,10 +3,10 @@
 
 #include "analyze/rank_spread.hpp"
 #include "record/distributed_table.hpp"
-#include "record/machine_facts.hpp"
 #include "record/rank_table.hpp"
 #include "record/report_table.hpp"
 #include "render/figure_text.hpp"
+#include "results/machine_facts.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -5,8 +5,8 @@
 
 #include "analyze/crossover.hpp"
 #include "measure/cell_result.hpp"
-#include "record/results_reader.hpp"
 #include "render/text_table.hpp"
+#include "results/results_reader.hpp"
 
 #include <string>
 #include <vector>

@@ -2,7 +2,7 @@
 #include "analyze/rank_spread.hpp"
 
 #include "analyze/mann_whitney.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <algorithm>
 #include <cmath>

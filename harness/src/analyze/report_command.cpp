@@ -10,8 +10,8 @@
 #include "history/cell_filter.hpp"
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
-#include "record/results_json.hpp"
-#include "record/results_reader.hpp"
+#include "results/results_json.hpp"
+#include "results/results_reader.hpp"
 
 #include <boost/program_options.hpp>
 

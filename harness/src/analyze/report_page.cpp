@@ -6,12 +6,12 @@
 #include "analyze/rank_spread.hpp"
 #include "history/history_tables.hpp"
 #include "history/trend_chart.hpp"
-#include "record/machine_facts.hpp"
 #include "record/report_table.hpp"
 #include "render/figure_text.hpp"
 #include "render/html_page.hpp"
 #include "render/svg_chart.hpp"
 #include "render/svg_dot_chart.hpp"
+#include "results/machine_facts.hpp"
 
 #include <algorithm>
 #include <map>

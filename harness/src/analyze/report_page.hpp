@@ -7,7 +7,7 @@
 
 #include "analyze/compare_cells.hpp"
 #include "history/history_database.hpp"
-#include "record/results_reader.hpp"
+#include "results/results_reader.hpp"
 
 #include <string>
 #include <vector>

@@ -6,8 +6,8 @@
 #include "base/output_check.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
-#include "record/results_reader.hpp"
 #include "render/text_table.hpp"
+#include "results/results_reader.hpp"
 
 #include <boost/program_options.hpp>
 

@@ -10,7 +10,7 @@
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "record/report_table.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 

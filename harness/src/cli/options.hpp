@@ -3,8 +3,8 @@
 
 #include "base/usage_error.hpp"
 #include "measure/run_settings.hpp"
-#include "record/export_format.hpp"
 #include "render/text_table.hpp"
+#include "results/export_format.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,9 +1,7 @@
 // subcommand_options.cpp: option and file parsing shared by the subcommands on results files.
 #include "cli/subcommand_options.hpp"
 
-#include "base/checked_number.hpp"
-#include "cli/options.hpp"
-#include "record/results_reader.hpp"
+#include "base/usage_error.hpp"
 
 namespace plugbench {
 namespace po = boost::program_options;
@@ -24,24 +22,6 @@ po::variables_map parse_subcommand(int argc, const char* const* argv,
     throw UsageError(std::string(e.what()) + " (see harness " + name + " --help)");
   }
   return values;
-}
-
-void check_max_file_mib(std::uint64_t max_file_mib) {
-  if (max_file_mib < 1 || max_file_mib > kMaxFileMibLimit) {
-    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
-  }
-}
-
-void check_compare_settings(const CompareSettings& settings) {
-  // Boost reads nan and inf; the harness's one rule for numbers refuses them (a fraction up to
-  // 100, i.e. 10000 %, for the threshold).
-  if (std::string why = number_problem(settings.threshold, {0, 100, false, false, ""});
-      !why.empty()) {
-    throw UsageError("--threshold " + why + " (a fraction: 0.05 for 5 %)");
-  }
-  if (std::string why = number_problem(settings.alpha, {0, 1, true, true, ""}); !why.empty()) {
-    throw UsageError("--alpha " + why + " (between 0 and 1, e.g. 0.05)");
-  }
 }
 
 }  // namespace plugbench

@@ -5,7 +5,7 @@
 #include "base/stdout_diversion.hpp"
 #include "base/stop_signal.hpp"
 #include "distribute/distributed_cell.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <new>
 

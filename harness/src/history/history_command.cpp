@@ -1,6 +1,7 @@
 // history_command.cpp: the history subcommands: options, then the database, then the tables.
 #include "history/history_command.hpp"
 
+#include "analyze/compare_cells.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/cell_filter.hpp"

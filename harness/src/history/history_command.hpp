@@ -2,7 +2,7 @@
 // (docs/history.md), and the add that `harness --history DB` does after a run.
 #pragma once
 
-#include "record/results_reader.hpp"
+#include "results/results_reader.hpp"
 
 #include <ostream>
 #include <string>

@@ -6,7 +6,7 @@
 
 #include "history/cell_filter.hpp"
 #include "history/sqlite_handle.hpp"
-#include "record/results_reader.hpp"
+#include "results/results_reader.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,8 @@
 // history_tables.cpp: the history's queries turned into tables.
 #include "history/history_tables.hpp"
 
-#include "record/machine_facts.hpp"
 #include "render/figure_text.hpp"
+#include "results/machine_facts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,8 +2,8 @@
 #include "history/trend_chart.hpp"
 
 #include "base/safe_text.hpp"
-#include "record/machine_facts.hpp"
 #include "render/figure_text.hpp"
+#include "results/machine_facts.hpp"
 
 #include <algorithm>
 #include <map>

@@ -7,7 +7,7 @@
 #include "base/safe_text.hpp"
 #include "base/stop_signal.hpp"
 #include "isolate/worker_process.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 

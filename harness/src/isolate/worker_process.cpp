@@ -3,7 +3,7 @@
 #include "isolate/worker_process.hpp"
 
 #include "load/plugin_loader.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 #include "run/session_cells.hpp"
 
 #include <sys/socket.h>

@@ -3,7 +3,7 @@
 
 #include "base/host_facts.hpp"
 #include "record/rank_table.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 namespace plugbench {
 namespace {

@@ -2,7 +2,7 @@
 #include "run/rank_steps.hpp"
 
 #include "base/stop_signal.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <algorithm>
 #include <cmath>

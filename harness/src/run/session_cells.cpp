@@ -2,7 +2,7 @@
 #include "run/session_cells.hpp"
 
 #include "base/host_facts.hpp"
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include <new>
 

@@ -1,7 +1,7 @@
 // streamed_results.cpp: nlohmann's SAX events, built into values by a small builder of our own
 // (nlohmann's callback parser searches a parent for discarded elements each time an object ends,
 // which is quadratic in an array of many objects).
-#include "record/streamed_results.hpp"
+#include "results/streamed_results.hpp"
 
 #include <cstdint>
 #include <string>

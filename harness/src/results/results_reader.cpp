@@ -1,9 +1,10 @@
 // results_reader.cpp: loading, checking and migrating results files.
-#include "record/results_reader.hpp"
+#include "results/results_reader.hpp"
 
 #include "base/safe_text.hpp"
-#include "record/results_json.hpp"
-#include "record/streamed_results.hpp"
+#include "base/usage_error.hpp"
+#include "results/results_json.hpp"
+#include "results/streamed_results.hpp"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -429,6 +430,12 @@ std::vector<double> numbers_at(const nlohmann::json& value, const std::string& p
     }
   }
   return numbers;
+}
+
+void check_max_file_mib(std::uint64_t max_file_mib) {
+  if (max_file_mib < 1 || max_file_mib > kMaxFileMibLimit) {
+    throw UsageError("--max-file-mib must be from 1 to " + std::to_string(kMaxFileMibLimit));
+  }
 }
 
 }  // namespace plugbench

@@ -1,5 +1,5 @@
 // results_json.cpp: results as JSON. Numbers that do not exist are null, never NaN.
-#include "record/results_json.hpp"
+#include "results/results_json.hpp"
 
 #include "base/host_facts.hpp"
 #include "base/json_integer.hpp"

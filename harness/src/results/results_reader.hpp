@@ -38,6 +38,8 @@ struct ResultsFile {
 inline constexpr std::uint64_t kDefaultMaxResultsBytes = std::uint64_t{64} << 20;
 // The largest --max-file-mib (1 TiB): the bound keeps the byte count from overflowing.
 inline constexpr std::uint64_t kMaxFileMibLimit = std::uint64_t{1} << 20;
+// Throws UsageError unless --max-file-mib is from 1 to kMaxFileMibLimit.
+void check_max_file_mib(std::uint64_t max_file_mib);
 
 // Throws ResultsFileError: "<path>: <problem>", for a file that is not a regular file, is larger
 // than `max_bytes`, or cannot be read as a results file.

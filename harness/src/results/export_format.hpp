@@ -1,5 +1,5 @@
 // export_format.hpp: the formats `harness export --to` and `harness --format` write for other
-// tools (record/exports.hpp, docs/exports.md).
+// tools (results/exports.hpp, docs/exports.md).
 #pragma once
 
 #include <optional>

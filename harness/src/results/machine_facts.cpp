@@ -1,10 +1,9 @@
 // machine_facts.cpp: the machine, build and settings facts of a results file.
-#include "record/machine_facts.hpp"
+#include "results/machine_facts.hpp"
 
 #include "base/text_list.hpp"
-#include "record/report_table.hpp"
-#include "record/results_reader.hpp"
 #include "render/figure_text.hpp"
+#include "results/results_reader.hpp"
 
 #include <algorithm>
 #include <cstdio>

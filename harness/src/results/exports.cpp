@@ -1,5 +1,5 @@
 // exports.cpp: Google Benchmark JSON, Bencher Metric Format and github-action-benchmark lists.
-#include "record/exports.hpp"
+#include "results/exports.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -7,9 +7,9 @@
 //           default) or a list of rates (bigger is better)
 #pragma once
 
-#include "record/export_format.hpp"
-#include "record/results_json.hpp"
-#include "record/results_reader.hpp"
+#include "results/export_format.hpp"
+#include "results/results_json.hpp"
+#include "results/results_reader.hpp"
 
 #include <nlohmann/json.hpp>
 
