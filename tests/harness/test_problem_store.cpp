@@ -2,7 +2,7 @@
 // memory files: every workload's problem and reference come back exactly, a file that is not the
 // problem asked for is refused, a sealed one refuses every change, the harness generates the shared
 // problem itself, and a run leaves no store folder behind (nor one of a run that was killed).
-#include "isolate/problem_store.hpp"
+#include "cells/problem_store.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // test_progress.cpp: what a run says while it runs (elapsed time, the time left, each cell's
 // time; escapes only on a terminal) and how an interrupted run says what it lacks.
+#include "analyze/report_table.hpp"
 #include "measure/cell_result.hpp"
-#include "record/report_table.hpp"
 #include "run/progress.hpp"
 #include "test_support.hpp"
 

@@ -2,8 +2,8 @@
 // one file compared to the base.
 #include "analyze/file_comparison.hpp"
 
+#include "analyze/report_table.hpp"
 #include "base/text_list.hpp"
-#include "record/report_table.hpp"
 #include "render/figure_text.hpp"
 #include "results/machine_facts.hpp"
 

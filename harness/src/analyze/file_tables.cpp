@@ -1,10 +1,10 @@
 // file_tables.cpp: the tables of one stored results file.
 #include "analyze/file_tables.hpp"
 
+#include "analyze/distributed_table.hpp"
 #include "analyze/rank_spread.hpp"
-#include "record/distributed_table.hpp"
-#include "record/rank_table.hpp"
-#include "record/report_table.hpp"
+#include "analyze/rank_table.hpp"
+#include "analyze/report_table.hpp"
 #include "render/figure_text.hpp"
 #include "results/machine_facts.hpp"
 

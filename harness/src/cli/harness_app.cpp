@@ -2,16 +2,16 @@
 // plugin, or run the matrix.
 #include "cli/harness_app.hpp"
 
+#include "analyze/report_table.hpp"
 #include "base/exit_codes.hpp"
 #include "base/host_facts.hpp"
 #include "base/output_path.hpp"
 #include "base/safe_text.hpp"
+#include "cli/check_plugin_command.hpp"
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
-#include "record/report_table.hpp"
 #include "results/results_json.hpp"
-#include "run/check_plugin.hpp"
 #include "run/matrix_run.hpp"
 
 #include "ranks/rank_placement.hpp"
@@ -179,7 +179,7 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
 int run_harness(int argc, const char* const* argv, RankGroup& ranks) {
   // A reader that goes away (harness ... | head -1) must not end the run before its results file
   // is written: writes to it fail with EPIPE instead, and the run goes on. Workers get the default
-  // back (isolate/worker_pool.cpp).
+  // back (cells/worker_pool.cpp).
   std::signal(SIGPIPE, SIG_IGN);
   const std::vector<std::string> arguments = root_arguments(ranks, argc, argv);
   if (ranks.alone()) return run_one_rank(arguments, ranks);

@@ -1,13 +1,13 @@
 // main.cpp: the harness executable: a run, `harness compare`, `show`, `export`, `report` and
 // `history` on results files, or (hidden) a worker process of a run.
-#include "analyze/compare_command.hpp"
-#include "analyze/export_command.hpp"
-#include "analyze/report_command.hpp"
-#include "analyze/show_command.hpp"
 #include "base/exit_codes.hpp"
+#include "cells/worker_process.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/export_command.hpp"
 #include "cli/harness_app.hpp"
-#include "history/history_command.hpp"
-#include "isolate/worker_process.hpp"
+#include "cli/history_command.hpp"
+#include "cli/report_command.hpp"
+#include "cli/show_command.hpp"
 #include "ranks/rank_placement.hpp"
 
 #include <exception>

@@ -6,8 +6,8 @@
 // rank alone, for the scaling efficiency (docs/mpi.md).
 #pragma once
 
+#include "cells/cell_source.hpp"
 #include "ranks/rank_group.hpp"
-#include "run/cell_source.hpp"
 
 #include <map>
 #include <memory>

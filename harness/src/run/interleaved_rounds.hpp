@@ -6,10 +6,10 @@
 // taken round by round, on samples seconds apart in the same state of a shared machine.
 #pragma once
 
+#include "cells/cell_source.hpp"
 #include "measure/calibration.hpp"
 #include "measure/own_threads_quiet.hpp"
 #include "plan/matrix.hpp"
-#include "run/cell_source.hpp"
 #include "run/progress.hpp"
 #include "run/rank_steps.hpp"
 

@@ -1,6 +1,9 @@
 // matrix_run.cpp: the stages of a run.
 #include "run/matrix_run.hpp"
 
+#include "analyze/distributed_table.hpp"
+#include "analyze/rank_table.hpp"
+#include "analyze/report_table.hpp"
 #include "base/cpu_frequency.hpp"
 #include "base/exit_codes.hpp"
 #include "base/host_facts.hpp"
@@ -8,21 +11,18 @@
 #include "base/stop_signal.hpp"
 #include "distribute/distributed_source.hpp"
 #include "distribute/scaling.hpp"
-#include "history/history_command.hpp"
+#include "history/history_add.hpp"
 #include "measure/cell_identity.hpp"
 #include "measure/derived_figures.hpp"
 #include "measure/machine_load.hpp"
 #include "plan/sizes.hpp"
-#include "record/distributed_table.hpp"
-#include "record/rank_table.hpp"
-#include "record/report_table.hpp"
-#include "record/results_document.hpp"
 #include "results/exports.hpp"
 #include "results/results_json.hpp"
 #include "results/results_reader.hpp"
 #include "run/interleaved_rounds.hpp"
 #include "run/progress.hpp"
 #include "run/rank_steps.hpp"
+#include "run/results_document.hpp"
 #include "run/run_record.hpp"
 
 #include <iostream>

@@ -3,11 +3,11 @@
 // problem's table as it completes; then the summary and the crossover; then the results file.
 #pragma once
 
+#include "cells/cell_source.hpp"
 #include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "ranks/rank_group.hpp"
-#include "run/cell_source.hpp"
 
 #include <vector>
 

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "analyze/rank_spread.hpp"
+#include "cells/session_cells.hpp"
 #include "load/plugin_loader.hpp"
 #include "measure/calibration.hpp"
 #include "measure/cell_result.hpp"
 #include "measure/own_threads_quiet.hpp"
-#include "run/session_cells.hpp"
 
 #include <nlohmann/json.hpp>
 

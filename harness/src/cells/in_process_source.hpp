@@ -4,7 +4,7 @@
 // (not captured per cell as a worker's is).
 #pragma once
 
-#include "run/cell_source.hpp"
+#include "cells/cell_source.hpp"
 
 #include <map>
 #include <memory>

@@ -1,5 +1,5 @@
 // in_process_source.cpp: cells measured on sessions in the harness's own process.
-#include "run/in_process_source.hpp"
+#include "cells/in_process_source.hpp"
 
 #include "base/stdout_diversion.hpp"
 

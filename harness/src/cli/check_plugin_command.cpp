@@ -1,19 +1,19 @@
-// check_plugin.cpp: harness --check-plugin: the descriptor a plugin declares, then every kernel on
-// every distribution of its workload at the awkward sizes, planned and run as a run is (the same
-// variant filter, worker processes and --timeout; one repetition, no warm-up, warm caches), with
-// each wrong answer, error, crash or hang said plainly.
-#include "run/check_plugin.hpp"
+// check_plugin_command.cpp: harness --check-plugin: the descriptor a plugin declares, then every
+// kernel on every distribution of its workload at the awkward sizes, planned and run as a run is
+// (the same variant filter, worker processes and --timeout; one repetition, no warm-up, warm
+// caches), with each wrong answer, error, crash or hang said plainly.
+#include "cli/check_plugin_command.hpp"
 
 #include "base/exit_codes.hpp"
 #include "base/safe_text.hpp"
 #include "base/stdout_diversion.hpp"
 #include "base/stop_signal.hpp"
 #include "base/text_list.hpp"
+#include "cells/cell_source.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/awkward_sizes.hpp"
 #include "plan/matrix.hpp"
 #include "render/figure_text.hpp"
-#include "run/cell_source.hpp"
 #include "run/matrix_run.hpp"
 
 #include <algorithm>

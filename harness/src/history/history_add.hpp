@@ -1,9 +1,10 @@
-// history_command.hpp: `harness history add|list|trend|machines|changes` on the results history
-// (docs/history.md), and the add that `harness --history DB` does after a run.
+// history_add.hpp: a results file added to the results history (docs/history.md): by `harness
+// history add`, and by `harness --history DB` after a run.
 #pragma once
 
-#include "results/results_reader.hpp"
+#include "history/history_database.hpp"
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -21,8 +22,10 @@ enum HistoryExitCode {
   kHistoryDatabaseError = 4
 };
 
-// argv[0] is "history".
-int run_history(int argc, const char* const* argv);
+// Adds one file; says what happened. Throws HistoryError (the database), never ResultsFileError.
+// `who` starts each message ("harness history add", "harness: --history").
+int add_results_file(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
+                     const std::string& who, std::ostream& out, std::ostream& err);
 
 // Adds a finished run's results (read back from `results_path`) to the history at `database`;
 // says what it did on `out`, a problem on `err`. Returns a HistoryExitCode.

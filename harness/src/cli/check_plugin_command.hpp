@@ -1,6 +1,6 @@
-// check_plugin.hpp: harness --check-plugin PATH.so, the first thing a plugin author runs: loads one
-// plugin, prints what it declares, runs each of its kernels on small and awkward sizes against the
-// references, and says plainly what is wrong, if anything.
+// check_plugin_command.hpp: harness --check-plugin PATH.so, the first thing a plugin author runs:
+// loads one plugin, prints what it declares, runs each of its kernels on small and awkward sizes
+// against the references, and says plainly what is wrong, if anything.
 #pragma once
 
 #include "cli/options.hpp"

@@ -3,10 +3,10 @@
 // (--isolation none).
 #pragma once
 
+#include "cells/cell_request.hpp"
+#include "cells/problem_cache.hpp"
 #include "measure/calibration.hpp"
 #include "measure/cell_protocol.hpp"
-#include "run/cell_request.hpp"
-#include "run/problem_cache.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // results_document.cpp: a run's record as the versioned results document.
-#include "record/results_document.hpp"
+#include "run/results_document.hpp"
 
+#include "analyze/rank_table.hpp"
 #include "base/host_facts.hpp"
-#include "record/rank_table.hpp"
 #include "results/results_json.hpp"
 
 namespace plugbench {

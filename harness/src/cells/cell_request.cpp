@@ -1,5 +1,5 @@
 // cell_request.cpp: cell requests on the worker channel.
-#include "run/cell_request.hpp"
+#include "cells/cell_request.hpp"
 
 #include "measure/cell_identity.hpp"
 

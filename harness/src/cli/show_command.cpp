@@ -1,5 +1,5 @@
 // show_command.cpp: the show subcommand: reads results files back and prints their tables.
-#include "analyze/show_command.hpp"
+#include "cli/show_command.hpp"
 
 #include "analyze/crossover.hpp"
 #include "analyze/file_tables.hpp"

@@ -1,6 +1,6 @@
 // compare_command.cpp: the compare subcommand: its options, the machines side by side, a table of
 // cells per workload and distribution, and the exit code.
-#include "analyze/compare_command.hpp"
+#include "cli/compare_command.hpp"
 
 #include "analyze/cell_selection.hpp"
 #include "analyze/compare_cells.hpp"

@@ -3,8 +3,8 @@
 // session in the harness itself (--isolation none, InProcessSource).
 #pragma once
 
-#include "run/cell_request.hpp"
-#include "run/session_cells.hpp"
+#include "cells/cell_request.hpp"
+#include "cells/session_cells.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,5 +1,5 @@
 // session_cells.cpp: a plugin's session, the facts it reports, and the cells measured on it.
-#include "run/session_cells.hpp"
+#include "cells/session_cells.hpp"
 
 #include "base/host_facts.hpp"
 #include "results/results_json.hpp"

@@ -1,5 +1,5 @@
 // export_command.cpp: the export subcommand.
-#include "analyze/export_command.hpp"
+#include "cli/export_command.hpp"
 
 #include "base/output_path.hpp"
 #include "base/safe_text.hpp"

@@ -1,8 +1,8 @@
 // rank_table.cpp: the per-problem table of a run of several ranks.
-#include "record/rank_table.hpp"
+#include "analyze/rank_table.hpp"
 
+#include "analyze/report_table.hpp"
 #include "base/safe_text.hpp"
-#include "record/report_table.hpp"
 #include "render/figure_text.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // problem_cache.cpp: one problem kept, or read from the harness's sealed copy, or generated.
-#include "run/problem_cache.hpp"
+#include "cells/problem_cache.hpp"
 
-#include "isolate/problem_store.hpp"
+#include "cells/problem_store.hpp"
 
 namespace plugbench {
 

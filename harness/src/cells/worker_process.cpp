@@ -1,10 +1,10 @@
 // worker_process.cpp: the worker's loop: load the one plugin it is given, open a session, run the
 // cells it is sent, and answer each with the whole cell.
-#include "isolate/worker_process.hpp"
+#include "cells/worker_process.hpp"
 
+#include "cells/session_cells.hpp"
 #include "load/plugin_loader.hpp"
 #include "results/results_json.hpp"
-#include "run/session_cells.hpp"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -1,9 +1,9 @@
 // cell_source.cpp: the source an isolation mode names.
-#include "run/cell_source.hpp"
+#include "cells/cell_source.hpp"
 
-#include "isolate/problem_store.hpp"
-#include "isolate/worker_pool.hpp"
-#include "run/in_process_source.hpp"
+#include "cells/in_process_source.hpp"
+#include "cells/problem_store.hpp"
+#include "cells/worker_pool.hpp"
 
 #include <stdexcept>
 #include <string>

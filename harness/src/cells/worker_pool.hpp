@@ -4,10 +4,10 @@
 #pragma once
 
 #include "base/captured_output.hpp"
-#include "isolate/problem_store.hpp"
+#include "cells/cell_source.hpp"
+#include "cells/problem_store.hpp"
 #include "load/plugin_loader.hpp"
 #include "load/plugin_screening.hpp"
-#include "run/cell_source.hpp"
 
 #include <sys/types.h>
 

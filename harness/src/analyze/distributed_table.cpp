@@ -1,7 +1,7 @@
 // distributed_table.cpp: a distributed problem's table.
-#include "record/distributed_table.hpp"
+#include "analyze/distributed_table.hpp"
 
-#include "record/report_table.hpp"
+#include "analyze/report_table.hpp"
 #include "render/figure_text.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // report_command.cpp: the report subcommand: its options, the files read, the page written.
-#include "analyze/report_command.hpp"
+#include "cli/report_command.hpp"
 
 #include "analyze/cell_selection.hpp"
 #include "analyze/report_page.hpp"

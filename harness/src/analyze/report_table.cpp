@@ -1,6 +1,6 @@
 // report_table.cpp: the per-problem results table (as a TextTable), the plugin listing and the
 // dry-run matrix.
-#include "record/report_table.hpp"
+#include "analyze/report_table.hpp"
 
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"

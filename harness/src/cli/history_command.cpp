@@ -1,5 +1,5 @@
 // history_command.cpp: the history subcommands: options, then the database, then the tables.
-#include "history/history_command.hpp"
+#include "cli/history_command.hpp"
 
 #include "analyze/compare_cells.hpp"
 #include "base/usage_error.hpp"
@@ -115,37 +115,6 @@ HistoryOptions parse_history_options(int argc, const char* const* argv) {
   return o;
 }
 
-// Adds one file; says what happened. Throws HistoryError (the database), never ResultsFileError.
-// `who` starts each message ("harness history add", "harness: --history").
-int add_one(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
-            const std::string& who, std::ostream& out, std::ostream& err) {
-  ResultsFile file;
-  try {
-    file = read_results_file(path, max_bytes, CellJson::kept);
-  } catch (const ResultsFileError& e) {
-    err << who << ": " << e.what() << " (not added)\n";
-    return kHistoryInputError;
-  }
-  AddOutcome outcome;
-  try {
-    outcome = history.add_run(file, path);
-  } catch (const nlohmann::json::exception& e) {
-    // A field of an unexpected type that the results reader lets through: the transaction has
-    // rolled back, nothing of the file is stored.
-    err << who << ": " << path << ": cannot be stored (" << e.what() << "); not added\n";
-    return kHistoryInputError;
-  }
-  if (!outcome.added) {
-    err << who << ": " << path << ": this run is already in the history (run " << outcome.run_id
-        << ", added from " << outcome.existing_source << " at " << outcome.existing_added_at
-        << "); not added again\n";
-    return kHistoryDuplicate;
-  }
-  out << "added " << path << " as run " << outcome.run_id << " (" << file.cells.size()
-      << " cells) to " << history.connection().path() << "\n";
-  return kHistoryDone;
-}
-
 int run_command(const HistoryOptions& o) {
   // Only add makes a history: a mistyped --history for a query must not answer from a new, empty
   // database.
@@ -160,8 +129,8 @@ int run_command(const HistoryOptions& o) {
   if (o.command == "add") {
     int worst = kHistoryDone;
     for (const std::string& path : o.arguments) {
-      int code =
-          add_one(history, path, o.max_file_mib << 20, "harness history add", std::cout, std::cerr);
+      int code = add_results_file(history, path, o.max_file_mib << 20, "harness history add",
+                                  std::cout, std::cerr);
       // An unreadable file outranks a duplicate: it needs attention, a duplicate does not.
       if (code == kHistoryInputError || (code == kHistoryDuplicate && worst == kHistoryDone)) {
         worst = code;
@@ -219,17 +188,6 @@ int run_history(int argc, const char* const* argv) {
     return kHistoryInputError;
   } catch (const HistoryError& e) {
     std::cerr << "harness history: " << e.what() << "\n";
-    return kHistoryDatabaseError;
-  }
-}
-
-int add_results_to_history(const std::string& database, const std::string& results_path,
-                           std::ostream& out, std::ostream& err) {
-  try {
-    HistoryDatabase history(database);
-    return add_one(history, results_path, kMaxFileMibLimit << 20, "harness: --history", out, err);
-  } catch (const HistoryError& e) {
-    err << "harness: --history: " << e.what() << "\n";
     return kHistoryDatabaseError;
   }
 }

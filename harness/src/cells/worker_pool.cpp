@@ -1,12 +1,12 @@
 // worker_pool.cpp: starting workers (posix_spawn of the harness itself: nothing is forked from a
 // process that may hold a CUDA context), the request/reply exchange under a time limit, and what a
 // dead or overrunning worker leaves in its cell.
-#include "isolate/worker_pool.hpp"
+#include "cells/worker_pool.hpp"
 
 #include "base/cpu_masks.hpp"
 #include "base/safe_text.hpp"
 #include "base/stop_signal.hpp"
-#include "isolate/worker_process.hpp"
+#include "cells/worker_process.hpp"
 #include "results/results_json.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>

@@ -1,6 +1,6 @@
 // problem_store.cpp: problem files (native byte order: one machine, one build), sealed in memory
 // files for a run.
-#include "isolate/problem_store.hpp"
+#include "cells/problem_store.hpp"
 
 #include "byte_stream.hpp"
 

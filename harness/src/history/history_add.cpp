@@ -1,0 +1,49 @@
+// history_add.cpp: a results file read and stored in the history, said in one line.
+#include "history/history_add.hpp"
+
+#include "results/results_reader.hpp"
+
+namespace plugbench {
+
+int add_results_file(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
+                     const std::string& who, std::ostream& out, std::ostream& err) {
+  ResultsFile file;
+  try {
+    file = read_results_file(path, max_bytes, CellJson::kept);
+  } catch (const ResultsFileError& e) {
+    err << who << ": " << e.what() << " (not added)\n";
+    return kHistoryInputError;
+  }
+  AddOutcome outcome;
+  try {
+    outcome = history.add_run(file, path);
+  } catch (const nlohmann::json::exception& e) {
+    // A field of an unexpected type that the results reader lets through: the transaction has
+    // rolled back, nothing of the file is stored.
+    err << who << ": " << path << ": cannot be stored (" << e.what() << "); not added\n";
+    return kHistoryInputError;
+  }
+  if (!outcome.added) {
+    err << who << ": " << path << ": this run is already in the history (run " << outcome.run_id
+        << ", added from " << outcome.existing_source << " at " << outcome.existing_added_at
+        << "); not added again\n";
+    return kHistoryDuplicate;
+  }
+  out << "added " << path << " as run " << outcome.run_id << " (" << file.cells.size()
+      << " cells) to " << history.connection().path() << "\n";
+  return kHistoryDone;
+}
+
+int add_results_to_history(const std::string& database, const std::string& results_path,
+                           std::ostream& out, std::ostream& err) {
+  try {
+    HistoryDatabase history(database);
+    return add_results_file(history, results_path, kMaxFileMibLimit << 20, "harness: --history",
+                            out, err);
+  } catch (const HistoryError& e) {
+    err << "harness: --history: " << e.what() << "\n";
+    return kHistoryDatabaseError;
+  }
+}
+
+}  // namespace plugbench
