@@ -15,20 +15,14 @@ CellStep CellSource::missing_cell(int id) {
                          ", which is not open");
 }
 
-std::unique_ptr<CellSource> make_cell_source(const CellSourceSettings& settings,
+std::unique_ptr<CellSource> make_cell_source(const IsolationSettings& settings, int stop_fd,
                                              FactsCallback on_facts) {
-  if (settings.isolation == IsolationMode::none) {
+  if (settings.mode == IsolationMode::none) {
     return std::make_unique<InProcessSource>(settings.device, settings.calibrate,
                                              std::move(on_facts));
   }
-  IsolationSettings isolation;
-  isolation.timeout_s = settings.timeout_s;
-  isolation.max_restarts = settings.max_restarts;
-  isolation.device = settings.device;
-  isolation.calibrate = settings.calibrate;
-  isolation.output_to_stderr = settings.output_to_stderr;
   remove_abandoned_problem_stores();
-  return std::make_unique<WorkerPool>(isolation, settings.stop_fd, std::move(on_facts));
+  return std::make_unique<WorkerPool>(settings, stop_fd, std::move(on_facts));
 }
 
 }  // namespace plugbench

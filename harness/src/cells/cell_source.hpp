@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cells/cell_request.hpp"
+#include "cells/isolation_settings.hpp"
 #include "cells/session_cells.hpp"
 
 #include <functional>
@@ -56,17 +57,8 @@ class CellSource {
   static CellStep missing_cell(int id);
 };
 
-struct CellSourceSettings {
-  IsolationMode isolation = IsolationMode::process;
-  int device = 0;
-  double timeout_s = 300;         // per cell (process isolation); 0: no limit
-  int max_restarts = 3;           // worker replacements per plugin after crashes and timeouts
-  int stop_fd = -1;               // readable once the run must stop (process isolation)
-  bool calibrate = true;          // measure a device plugin's peak when its first session opens
-  bool output_to_stderr = false;  // workers' output copied to stderr as it comes, besides kept
-};
-
-std::unique_ptr<CellSource> make_cell_source(const CellSourceSettings& settings,
+// `stop_fd`: readable once the run must stop (process isolation).
+std::unique_ptr<CellSource> make_cell_source(const IsolationSettings& settings, int stop_fd,
                                              FactsCallback on_facts);
 
 }  // namespace plugbench

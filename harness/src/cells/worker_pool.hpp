@@ -5,6 +5,7 @@
 
 #include "base/captured_output.hpp"
 #include "cells/cell_source.hpp"
+#include "cells/isolation_settings.hpp"
 #include "cells/problem_store.hpp"
 #include "load/plugin_loader.hpp"
 #include "load/plugin_screening.hpp"
@@ -20,21 +21,6 @@
 #include <vector>
 
 namespace plugbench {
-
-struct IsolationSettings {
-  double timeout_s = 300;  // per cell; 0: no limit
-  // Opening a session (starting the worker, loading the plugin, creating a CUDA context,
-  // calibrating the device) may take longer than a short --timeout allows a cell: it gets at least
-  // this long, so a small --timeout does not fail the first cell of every plugin.
-  double open_floor_s = 60;
-  int max_restarts = 3;  // replacements after crashes or timeouts, per plugin
-  double grace_s = 2;    // between SIGTERM and SIGKILL
-  int device = 0;
-  bool calibrate = true;  // measure a device plugin's peak when its first session opens
-  // Copy what workers write to the harness's stderr as it comes (sanitizer reports), besides
-  // keeping each cell's share; otherwise it reaches the user only through the cells.
-  bool output_to_stderr = false;
-};
 
 class WorkerPool : public CellSource {
  public:

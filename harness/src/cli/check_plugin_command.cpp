@@ -139,19 +139,19 @@ std::string sizes_text() {
 }
 
 bool sizes_given(const Options& options) {
-  return std::any_of(options.sizes.begin(), options.sizes.end(),
+  return std::any_of(options.plan.sizes.begin(), options.plan.sizes.end(),
                      [](const std::string& entry) { return !entry.empty(); });
 }
 
 // The plan: this plugin alone, every distribution of each chosen workload, the awkward shapes and,
 // for the workloads that --sizes gives sizes to, those too (a kernel's large-size paths).
 MatrixChoices check_choices(const Options& options, const PluginRecord& plugin) {
-  const MatrixChoices run = matrix_choices(options);  // --sizes read as a run reads it
+  const MatrixChoices run = matrix_choices(options.plan);  // --sizes read as a run reads it
   MatrixChoices choices;
   choices.plugins = {plugin.name};
-  choices.workloads = options.workloads;
+  choices.workloads = options.plan.workloads;
   choices.distributions = {"all"};
-  choices.variants = options.variants;
+  choices.variants = options.plan.variants;
   choices.baseline = plugin.name;
   choices.sized_workloads = run.sized_workloads;
   choices.sizes_for_the_rest = run.sizes_for_the_rest;
@@ -220,7 +220,7 @@ void print_kernel_line(std::ostream& out, const KernelRecord& kernel, const Kern
 }  // namespace
 
 int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
-  for (const std::string& name : options.workloads) {
+  for (const std::string& name : options.plan.workloads) {
     if (name != "all" && WorkloadRegistry::instance().find(name) == nullptr) {
       err << "harness: --workload '" << name << "' is not a workload of this harness\n";
       return kExitUsage;
@@ -269,8 +269,8 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
       skipped.push_back(&kernel);
     }
   }
-  const bool all_workloads = std::find(options.workloads.begin(), options.workloads.end(), "all") !=
-                             options.workloads.end();
+  const bool all_workloads = std::find(options.plan.workloads.begin(), options.plan.workloads.end(),
+                                       "all") != options.plan.workloads.end();
   const std::vector<const KernelRecord*> unknown =
       all_workloads ? kernels_without_workload(plugin) : std::vector<const KernelRecord*>{};
   if (plugin.state != PluginState::available) {
@@ -287,26 +287,22 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
   out << "checking each kernel on every distribution of its workload at " << sizes_text()
       << (sizes_given(options) ? " and the sizes given with --sizes" : "")
       << ", against the harness's references\n("
-      << (options.isolation == IsolationMode::process
+      << (options.isolation.mode == IsolationMode::process
               ? "each problem in a worker process: a crash or a hang is that kernel's error"
               : "--isolation none: in this process, where a crash ends the check");
-  if (options.isolation == IsolationMode::process && options.timeout > 0) {
-    out << "; at most " << number_text(options.timeout) << " s a problem, --timeout";
+  if (options.isolation.mode == IsolationMode::process && options.isolation.timeout_s > 0) {
+    out << "; at most " << number_text(options.isolation.timeout_s) << " s a problem, --timeout";
   }
   out << "):\n" << std::flush;
 
   install_stop_handlers();
   // A kernel that crashes or hangs is not run again: its other problems would only repeat it (a
   // hang costs --timeout each), and every other kernel still gets its turn.
-  CellSourceSettings source_settings{options.isolation,
-                                     options.device,
-                                     options.timeout,
-                                     static_cast<int>(plugin.kernels.size()),
-                                     stop_fd(),
-                                     false,
-                                     options.plugin_output_to_stderr};
+  IsolationSettings isolation = options.isolation;
+  isolation.max_restarts = static_cast<int>(plugin.kernels.size());
+  isolation.calibrate = false;
   std::unique_ptr<CellSource> source =
-      make_cell_source(source_settings, [](const PluginRecord&, const SessionFacts&) {});
+      make_cell_source(isolation, stop_fd(), [](const PluginRecord&, const SessionFacts&) {});
   RunSettings settings;
   settings.repetitions = 1;
   settings.warmup = 0;

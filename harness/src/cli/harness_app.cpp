@@ -68,7 +68,7 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
     }
   }
   try {
-    matrix = plan_matrix(options, plugins);
+    matrix = plan_matrix(options.plan, plugins);
   } catch (const UsageError& e) {
     std::cerr << "harness: " << e.what() << "\n";
     return kExitUsage;
@@ -126,7 +126,7 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
     }
     return kExitUsage;
   }
-  if (options.format == OutputFormat::csv && mixes_distributed_workloads(options.workloads)) {
+  if (options.format == OutputFormat::csv && mixes_distributed_workloads(options.plan.workloads)) {
     if (ranks.is_root()) {
       std::cerr << "harness: --format csv with distributed and other workloads would mix two "
                    "tables under one header; run dist_reduce and dist_sort apart\n";
@@ -168,9 +168,9 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   }
   if (done) return *done;
   std::optional<int> requested_device;
-  if (options.device_given) requested_device = options.device;
+  if (options.device_given) requested_device = options.isolation.device;
   const nlohmann::json rank_facts =
-      place_rank(ranks, requested_device, options.keep_launcher_cpus, options.device);
+      place_rank(ranks, requested_device, options.keep_launcher_cpus, options.isolation.device);
   return run_matrix(options, plugins, matrix, ranks, rank_facts);
 }
 

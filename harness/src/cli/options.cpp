@@ -4,6 +4,7 @@
 #include "base/checked_number.hpp"
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"
+#include "render/figure_text.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -20,15 +21,25 @@ namespace {
 struct NumberOption {
   const char* name;
   NumberRule rule;
-  double Options::*field;
+  double& (*field)(Options&);
 };
 const NumberOption kNumberOptions[] = {
-    {"min-time", {0, 3600, false, false, "s"}, &Options::min_time},
-    {"cell-budget", {0, 86400, true, false, "s"}, &Options::cell_budget},
-    {"throttle-threshold", {0, 1, false, true, ""}, &Options::throttle_threshold},
-    {"outlier-threshold", {0, 10, true, true, ""}, &Options::outlier_threshold},
+    {"min-time",
+     {0, 3600, false, false, "s"},
+     [](Options& o) -> double& { return o.measure.min_time; }},
+    {"cell-budget",
+     {0, 86400, true, false, "s"},
+     [](Options& o) -> double& { return o.measure.cell_budget; }},
+    {"throttle-threshold",
+     {0, 1, false, true, ""},
+     [](Options& o) -> double& { return o.measure.throttle_threshold; }},
+    {"outlier-threshold",
+     {0, 10, true, true, ""},
+     [](Options& o) -> double& { return o.outlier_threshold; }},
     // 0: no limit; a week at most, so that a deadline never overflows the clock.
-    {"timeout", {0, 604800, false, false, "s"}, &Options::timeout},
+    {"timeout",
+     {0, 604800, false, false, "s"},
+     [](Options& o) -> double& { return o.isolation.timeout_s; }},
 };
 using NumberTexts = std::array<std::string, std::size(kNumberOptions)>;
 
@@ -46,7 +57,7 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "workloads, a comma list or 'all' (every one but the distributed dist_reduce and "
       "dist_sort, which run when named)")("workloads", po::value<std::string>(&list_options[1]),
                                           "same as --workload")(
-      "sizes,s", po::value<std::vector<std::string>>(&o.sizes)->composing(),
+      "sizes,s", po::value<std::vector<std::string>>(&o.plan.sizes)->composing(),
       "sizes: N, 1M (binary K/M/G), 2^28, 7680x4320, sweeps 2^10..2^28 or 2^10..2^28*4; "
       "default: each workload's own. Repeatable, WORKLOAD[,WORKLOAD...]=SIZES for some "
       "workloads: -s 2^28 -s histogram=7680x4320 (the list without a name is for the rest)")(
@@ -61,11 +72,15 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "repetitions,r", po::value<int>(&repetitions),
       "samples per cell (Google Benchmark repetitions); default: up to 20 within "
       "--cell-budget, at least 3")(
-      "min-time", po::value<std::string>(&numbers[0])->default_value("0"),
+      "min-time",
+      po::value<std::string>(&numbers[0])->default_value(number_text(RunSettings{}.min_time, "%g")),
       "seconds each repetition runs at least (several calls averaged), up to 3600; 0: one call "
-      "per sample")("warmup", po::value<int>(&o.warmup)->default_value(1),
+      "per sample")("warmup",
+                    po::value<int>(&o.measure.warmup)->default_value(RunSettings{}.warmup),
                     "untimed calls after the checked call, before sampling")(
-      "cell-budget", po::value<std::string>(&numbers[1])->default_value("2"),
+      "cell-budget",
+      po::value<std::string>(&numbers[1])
+          ->default_value(number_text(RunSettings{}.cell_budget, "%g")),
       "seconds of sampling per cell (above 0, up to 86400), cache flushes included, when "
       "--repetitions is not given")(
       "order",
@@ -82,26 +97,34 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       po::value<std::uint64_t>()->notifier([&o](std::uint64_t seed) { o.order_seed = seed; }),
       "seed of the rounds' random order (recorded in the results file; give it to repeat an "
       "order); default: a fresh one")(
-      "cache", po::value<std::string>(&cache)->default_value("cold"),
+      "cache", po::value<std::string>(&cache)->default_value(to_string(RunSettings{}.cache)),
       "cold: caches flushed before every sample (the L2 on a GPU); warm: not flushed")(
-      "throttle-threshold", po::value<std::string>(&numbers[2])->default_value("0.75"),
+      "throttle-threshold",
+      po::value<std::string>(&numbers[2])
+          ->default_value(number_text(RunSettings{}.throttle_threshold, "%g")),
       "a GPU sample whose SM clock is below this fraction of the default clock is dropped and "
       "retaken after a pause (at most 3 times in a row); 0: keep every sample")(
-      "host-memory", po::value<std::string>(&host_memory)->default_value("pageable"),
+      "host-memory",
+      po::value<std::string>(&host_memory)->default_value(to_string(RunSettings{}.host_memory)),
       "host memory for copies to a device: pageable, pinned or both")(
-      "baseline", po::value<std::string>(&o.baseline)->default_value("cpu_serial"),
-      "plugin that speedups are relative to")("device", po::value<int>(&o.device)->default_value(0),
-                                              "device index for GPU plugins");
+      "baseline", po::value<std::string>(&o.plan.baseline)->default_value(PlanSettings{}.baseline),
+      "plugin that speedups are relative to")(
+      "device", po::value<int>(&o.isolation.device)->default_value(IsolationSettings{}.device),
+      "device index for GPU plugins");
   po::options_description isolation_options("Fault isolation (docs/fault-isolation.md)");
   isolation_options.add_options()(
-      "isolation", po::value<std::string>(&isolation)->default_value("process"),
+      "isolation",
+      po::value<std::string>(&isolation)->default_value(to_string(IsolationSettings{}.mode)),
       "process: each plugin's cells run in a worker process of its own, so a crash, hang or "
       "sticky CUDA error costs one cell; none: in the harness's own process (for a debugger)")(
-      "timeout", po::value<std::string>(&numbers[4])->default_value("300"),
+      "timeout",
+      po::value<std::string>(&numbers[4])
+          ->default_value(number_text(IsolationSettings{}.timeout_s, "%g")),
       "seconds a cell (generating its problem, the checked call, warm-up, samples, transfers) may "
       "take before its worker is stopped and the cell recorded as timeout, up to 604800 (a "
       "week); 0: no limit")(
-      "max-restarts", po::value<int>(&o.max_restarts)->default_value(3),
+      "max-restarts",
+      po::value<int>(&o.isolation.max_restarts)->default_value(IsolationSettings{}.max_restarts),
       "worker restarts per plugin after crashes and timeouts; then its remaining cells are not "
       "run (skipped)")(
       "plugin-output-to-stderr",
@@ -236,21 +259,21 @@ Options parse_options(int argc, const char* const* argv) {
   o.list = values.count("list") > 0;
   o.dry_run = values.count("dry-run") > 0;
   o.quiet = values.count("quiet") > 0;
-  o.plugin_output_to_stderr = values.count("plugin-output-to-stderr") > 0;
+  o.isolation.output_to_stderr = values.count("plugin-output-to-stderr") > 0;
   o.write_json = values.count("no-json") == 0;
   if (!o.history_path.empty() && !o.write_json) {
     throw UsageError(
         "--history adds the run's results file, which --no-json does not write; "
         "drop one of them");
   }
-  o.baseline_given = !values["baseline"].defaulted();
-  o.plugins = split_list(lists[0], "plugins");
-  o.workloads = split_list(lists[1], "workload");
-  if (values.count("distribution")) o.distributions = split_list(lists[2], "distribution");
-  o.variants = split_list(lists[3], "variants");
+  o.plan.baseline_given = !values["baseline"].defaulted();
+  o.plan.plugins = split_list(lists[0], "plugins");
+  o.plan.workloads = split_list(lists[1], "workload");
+  if (values.count("distribution")) o.plan.distributions = split_list(lists[2], "distribution");
+  o.plan.variants = split_list(lists[3], "variants");
   if (values.count("repetitions")) {
     if (repetitions < 1) throw UsageError("--repetitions must be at least 1");
-    o.repetitions = repetitions;
+    o.measure.repetitions = repetitions;
   }
   for (std::size_t i = 0; i < std::size(kNumberOptions); ++i) {
     const NumberOption& option = kNumberOptions[i];
@@ -260,10 +283,10 @@ Options parse_options(int argc, const char* const* argv) {
       throw UsageError("--" + std::string(option.name) + " '" + printable_text(numbers[i]) + "' " +
                        why + " (see harness --help)");
     }
-    o.*option.field = *value;
+    option.field(o) = *value;
   }
-  if (o.warmup < 0) throw UsageError("--warmup cannot be negative");
-  if (o.device < 0) throw UsageError("--device cannot be negative");
+  if (o.measure.warmup < 0) throw UsageError("--warmup cannot be negative");
+  if (o.isolation.device < 0) throw UsageError("--device cannot be negative");
   o.device_given = !values["device"].defaulted();
   o.per_rank = values.count("per-rank") > 0;
   o.fail_on_slow_rank = values.count("fail-on-slow-rank") > 0;
@@ -283,32 +306,20 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--mpi-staging '" + staging + "' is not one of: host, direct, auto");
   }
   o.mpi_staging = *staging_mode;
-  if (o.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
+  if (o.isolation.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
   const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);
   if (!isolation_mode)
     throw UsageError("--isolation '" + isolation + "' is not one of: process, none");
-  o.isolation = *isolation_mode;
+  o.isolation.mode = *isolation_mode;
   const std::optional<CacheMode> cache_mode = cache_mode_named(cache);
   if (!cache_mode) throw UsageError("--cache '" + cache + "' is not one of: cold, warm");
-  o.cache = *cache_mode;
+  o.measure.cache = *cache_mode;
   const std::optional<HostMemoryMode> host_memory_mode = host_memory_mode_named(host_memory);
   if (!host_memory_mode) {
     throw UsageError("--host-memory '" + host_memory + "' is not one of: pageable, pinned, both");
   }
-  o.host_memory = *host_memory_mode;
+  o.measure.host_memory = *host_memory_mode;
   return o;
-}
-
-RunSettings run_settings_of(const Options& options) {
-  RunSettings settings;
-  settings.cache = options.cache;
-  settings.host_memory = options.host_memory;
-  settings.repetitions = options.repetitions;
-  settings.min_time = options.min_time;
-  settings.warmup = options.warmup;
-  settings.cell_budget = options.cell_budget;
-  settings.throttle_threshold = options.throttle_threshold;
-  return settings;
 }
 
 }  // namespace plugbench

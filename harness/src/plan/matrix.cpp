@@ -2,6 +2,7 @@
 #include "plan/matrix.hpp"
 
 #include "base/text_list.hpp"
+#include "base/usage_error.hpp"
 #include "plan/sizes.hpp"
 
 #include <algorithm>
@@ -233,15 +234,15 @@ std::size_t Matrix::cells_to_run() const {
   return count;
 }
 
-MatrixChoices matrix_choices(const Options& options) {
+MatrixChoices matrix_choices(const PlanSettings& settings) {
   MatrixChoices choices;
-  choices.plugins = options.plugins;
-  choices.workloads = options.workloads;
-  choices.distributions = options.distributions;
-  choices.variants = options.variants;
-  choices.baseline = options.baseline;
-  choices.baseline_given = options.baseline_given;
-  const SizePlan sizes = plan_sizes(options.sizes);
+  choices.plugins = settings.plugins;
+  choices.workloads = settings.workloads;
+  choices.distributions = settings.distributions;
+  choices.variants = settings.variants;
+  choices.baseline = settings.baseline;
+  choices.baseline_given = settings.baseline_given;
+  const SizePlan sizes = plan_sizes(settings.sizes);
   for (const auto& [name, requests] : sizes.named) choices.sized_workloads.push_back(name);
   choices.sizes_for_the_rest = sizes.rest_text;
   choices.shapes = [sizes](const Workload& workload) {

@@ -1,8 +1,8 @@
 // matrix.hpp: turns the options into the list of problems and, for each, the cells to run.
 #pragma once
 
-#include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
+#include "plan/plan_settings.hpp"
 #include "workload.hpp"
 
 #include <functional>
@@ -57,12 +57,12 @@ struct MatrixChoices {
 // A run's choices: --sizes (a list for every workload, lists for named workloads), or each
 // workload's default sizes. Throws UsageError for a malformed size, an unknown workload name, a
 // workload given sizes twice, or two lists without a name.
-MatrixChoices matrix_choices(const Options& options);
+MatrixChoices matrix_choices(const PlanSettings& settings);
 
 // Throws UsageError for unknown names, listing the valid choices.
 Matrix plan_matrix(const MatrixChoices& choices, const std::vector<PluginRecord>& plugins);
-inline Matrix plan_matrix(const Options& options, const std::vector<PluginRecord>& plugins) {
-  return plan_matrix(matrix_choices(options), plugins);
+inline Matrix plan_matrix(const PlanSettings& settings, const std::vector<PluginRecord>& plugins) {
+  return plan_matrix(matrix_choices(settings), plugins);
 }
 
 }  // namespace plugbench

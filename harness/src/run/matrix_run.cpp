@@ -96,7 +96,7 @@ std::map<int, std::string> hosts_of(const nlohmann::json& mpi) {
 // each rank's own table.
 void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
                        const std::vector<CellResult>& cells, const std::vector<RankSpread>& spreads,
-                       const Options& options, const std::map<int, std::string>& hosts,
+                       const RunRequest& options, const std::map<int, std::string>& hosts,
                        const std::string& cut_note) {
   const ProblemSpec& spec = planned.spec;
   TextTable spread =
@@ -110,7 +110,7 @@ void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
   for (const CellResult& cell : cells) by_rank[cell.rank].push_back(cell);
   for (const auto& [rank, rank_cells] : by_rank) {
     TextTable table = problem_table(spec.workload->name(), spec.distribution, spec.shape,
-                                    rank_cells, options.baseline);
+                                    rank_cells, options.plan.baseline);
     table.title += "  rank " + std::to_string(rank);
     table.context.push_back({"rank", std::to_string(rank)});
     tables.write(table);
@@ -158,7 +158,7 @@ int exit_code_for(const std::vector<CellResult>& cells) {
 namespace {
 
 // The end of a run, at the root: the summary, the slow ranks, the crossover, the results file.
-int report_and_record(RunRecord& run, const Options& options,
+int report_and_record(RunRecord& run, const RunRequest& options,
                       const std::vector<PluginRecord>& plugins,
                       const std::map<int, std::string>& hosts) {
   const bool several_ranks = !run.mpi.is_null();
@@ -224,7 +224,7 @@ int report_and_record(RunRecord& run, const Options& options,
 
 }  // namespace
 
-int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
+int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts) {
   RunRecord run;
   const bool root = ranks.is_root();
@@ -279,20 +279,20 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
       run.add_session_facts(plugin, peaks_only, std::cerr);
     }
   };
-  std::unique_ptr<CellSource> source =
-      make_cell_source({options.isolation, options.device, options.timeout, options.max_restarts,
-                        stop_fd(), true, options.plugin_output_to_stderr},
-                       on_facts);
+  std::unique_ptr<CellSource> source = make_cell_source(options.isolation, stop_fd(), on_facts);
   // Distributed cells run in this process: MPI between the plugin's calls, on its buffers.
   DistributedSource in_rank(
-      ranks, {options.device, options.timeout, options.scaling, options.mpi_staging}, on_facts);
+      ranks,
+      {options.isolation.device, options.isolation.timeout_s, options.scaling, options.mpi_staging},
+      on_facts);
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
-  const RunSettings settings = run_settings_of(options);
+  const RunSettings& settings = options.measure;
   TableWriter tables(options.export_format ? std::cerr : std::cout, options.format);
-  RankMeetings meetings(ranks, options.mpi_lockstep, options.timeout);
+  RankMeetings meetings(ranks, options.mpi_lockstep, options.isolation.timeout_s);
   // Each meeting's bound past the longest cell; the first waits for the others' calibration.
-  const double gather_bound_s = options.timeout > 0 ? options.timeout + kCalibrationBound_s : 0;
+  const double gather_bound_s =
+      options.isolation.timeout_s > 0 ? options.isolation.timeout_s + kCalibrationBound_s : 0;
   std::map<int, std::string> hosts;
   int stop = 0;
   if (!ranks.alone()) {
@@ -312,7 +312,8 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
                                 reference.get(), run.quiet)
             : measure_problem(planned, distributed ? in_rank : *source, settings, progress,
                               meetings, stop);
-    derive_figures(cells, options.baseline, run.peaks_by_plugin, options.cache == CacheMode::cold);
+    derive_figures(cells, options.plan.baseline, run.peaks_by_plugin,
+                   options.measure.cache == CacheMode::cold);
     progress.clear();
     const std::string cut_note = cut_table_note(cells.size(), planned.cells.size());
     stop = meetings.after_problem(std::max(stop, stop_signal_number()), cells_to_run(planned));
@@ -328,7 +329,7 @@ int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
         TextTable table = distributed ? distributed_table(spec.workload->name(), spec.distribution,
                                                           spec.shape, cells)
                                       : problem_table(spec.workload->name(), spec.distribution,
-                                                      spec.shape, cells, options.baseline);
+                                                      spec.shape, cells, options.plan.baseline);
         if (!cut_note.empty()) table.notes.push_back(cut_note);
         tables.write(table);
       } else {

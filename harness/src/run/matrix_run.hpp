@@ -4,10 +4,10 @@
 #pragma once
 
 #include "cells/cell_source.hpp"
-#include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "ranks/rank_group.hpp"
+#include "run/run_request.hpp"
 
 #include <vector>
 
@@ -27,7 +27,7 @@ int exit_code_for(const std::vector<CellResult>& cells);
 // Runs `matrix` on this rank of `ranks` (with the other ranks, when there are several; the root
 // reports and writes the results) and returns the harness's exit code (exit_codes.hpp), the same
 // on every rank. `rank_facts`: this rank's placement (rank_placement.hpp); unused alone.
-int run_matrix(const Options& options, const std::vector<PluginRecord>& plugins,
+int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts);
 
 }  // namespace plugbench

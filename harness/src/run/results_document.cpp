@@ -8,24 +8,24 @@
 namespace plugbench {
 namespace {
 
-nlohmann::json settings_json(const Options& options, const RunRecord& run) {
+nlohmann::json settings_json(const RunRequest& options, const RunRecord& run) {
   return {
-      {"cache", to_string(options.cache)},
+      {"cache", to_string(options.measure.cache)},
       {"order", to_string(options.order)},
       {"order_seed", options.order == MeasurementOrder::interleaved ? nlohmann::json(run.order_seed)
                                                                     : nlohmann::json(nullptr)},
-      {"host_memory", to_string(options.host_memory)},
-      {"repetitions",
-       options.repetitions ? nlohmann::json(*options.repetitions) : nlohmann::json("automatic")},
-      {"min_time_s", options.min_time},
-      {"warmup", options.warmup},
-      {"cell_budget_s", options.cell_budget},
-      {"throttle_threshold", options.throttle_threshold},
-      {"baseline", options.baseline},
-      {"device", options.device},
-      {"isolation", to_string(options.isolation)},
-      {"timeout_s", options.timeout},
-      {"max_restarts", options.max_restarts},
+      {"host_memory", to_string(options.measure.host_memory)},
+      {"repetitions", options.measure.repetitions ? nlohmann::json(*options.measure.repetitions)
+                                                  : nlohmann::json("automatic")},
+      {"min_time_s", options.measure.min_time},
+      {"warmup", options.measure.warmup},
+      {"cell_budget_s", options.measure.cell_budget},
+      {"throttle_threshold", options.measure.throttle_threshold},
+      {"baseline", options.plan.baseline},
+      {"device", options.isolation.device},
+      {"isolation", to_string(options.isolation.mode)},
+      {"timeout_s", options.isolation.timeout_s},
+      {"max_restarts", options.isolation.max_restarts},
       {"mpi_sync", options.mpi_lockstep ? "lockstep" : "none"},
       {"outlier_threshold", options.outlier_threshold}};
 }
@@ -50,7 +50,7 @@ nlohmann::json plugin_json(const PluginRecord& plugin, const RunRecord& run) {
 
 }  // namespace
 
-nlohmann::json results_document(const RunRecord& run, const Options& options,
+nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
                                 const std::vector<PluginRecord>& plugins,
                                 const std::vector<Crossover>& crossovers) {
   nlohmann::json document;

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "analyze/crossover.hpp"
-#include "cli/options.hpp"
 #include "load/plugin_loader.hpp"
 #include "run/run_record.hpp"
+#include "run/run_request.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,7 @@
 
 namespace plugbench {
 
-nlohmann::json results_document(const RunRecord& run, const Options& options,
+nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
                                 const std::vector<PluginRecord>& plugins,
                                 const std::vector<Crossover>& crossovers);
 
