@@ -48,7 +48,7 @@ def include_edges(src):
             continue
         for root, _, files in os.walk(path):
             for name in sorted(files):
-                if not name.endswith((".hpp", ".cpp", ".h", ".cu", ".cuh")):
+                if not name.endswith(SOURCES):
                     continue
                 file = os.path.join(root, name)
                 with open(file, encoding="utf-8", errors="replace") as f:
@@ -63,11 +63,20 @@ def include_edges(src):
     return edges
 
 
+SOURCES = (".hpp", ".cpp", ".h", ".cu", ".cuh")
+
+
+def has_sources(path):
+    return os.path.isdir(path) and any(
+        name.endswith(SOURCES) for _, _, files in os.walk(path) for name in files)
+
+
 def problems(src, allowed):
     edges = include_edges(src)
     found = []
+    # A folder with no source file (left empty by a move) is not part of the harness.
     folders = sorted({f for pair in edges for f in pair} |
-                     {d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d))})
+                     {d for d in os.listdir(src) if has_sources(os.path.join(src, d))})
     for folder in folders:
         if folder not in LADDER:
             found.append(f"{folder}/: not in the ladder (tools/check_layers.py LADDER): "
@@ -117,6 +126,8 @@ def self_test():
         up = problems(tree, {})
         allowed = not problems(tree, {"base -> measure": 1})
         stale = problems(tree, {"base -> measure": 2})
+        os.makedirs(os.path.join(tree, "emptied"))
+        emptied = not problems(tree, {"base -> measure": 1})
         write("stray/s.cpp", "\n")
         stray = problems(tree, {"base -> measure": 1})
     results = {
@@ -126,6 +137,7 @@ def self_test():
         "an allowed upward edge passes": allowed,
         "an allowance larger than the edge must be lowered": any("lower" in line for line in stale),
         "a folder outside the ladder is named": any("stray/" in line for line in stray),
+        "a folder a move left empty is not": emptied,
     }
     for name, passed in results.items():
         print(("ok    " if passed else "FAIL  ") + name)

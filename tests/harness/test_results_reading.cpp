@@ -103,8 +103,8 @@ TEST(ResultsReader, CellsAreTypedAndTheirJsonKeptOnlyWhenAsked) {
   EXPECT_TRUE(kept.cell_json_kept);
   EXPECT_EQ(kept.document, whole);  // the history's digest is of this document
   for (std::size_t i = 0; i < dropped.cells.size(); ++i) {
-    EXPECT_EQ(dropped.cells[i].workload, whole["results"][i]["workload"]);
-    EXPECT_EQ(dropped.cells[i].shape.n, whole["results"][i]["n"]);
+    EXPECT_EQ(dropped.cells[i].workload, whole["results"][i]["workload"].get<std::string>());
+    EXPECT_EQ(dropped.cells[i].shape.n, whole["results"][i]["n"].get<std::uint64_t>());
     EXPECT_EQ(to_json(dropped.cells[i]), to_json(kept.cells[i]));
   }
 }

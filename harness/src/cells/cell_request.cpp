@@ -23,12 +23,12 @@ RunSettings run_settings_from_json(const nlohmann::json& j) {
   RunSettings settings;
   const std::string cache = j.at("cache").get<std::string>();
   const std::string host_memory = j.at("host_memory").get<std::string>();
-  if (!cache_mode_named(cache) || !host_memory_mode_named(host_memory)) {
+  if (!value_named(kCacheModeNames, cache) || !value_named(kHostMemoryModeNames, host_memory)) {
     throw std::invalid_argument(
         "a cell request names an unknown cache or host-memory mode: " + cache + ", " + host_memory);
   }
-  settings.cache = *cache_mode_named(cache);
-  settings.host_memory = *host_memory_mode_named(host_memory);
+  settings.cache = *value_named(kCacheModeNames, cache);
+  settings.host_memory = *value_named(kHostMemoryModeNames, host_memory);
   if (!j.at("repetitions").is_null()) settings.repetitions = j["repetitions"].get<int>();
   settings.min_time = j.at("min_time").get<double>();
   settings.warmup = j.at("warmup").get<int>();

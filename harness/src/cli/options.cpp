@@ -18,6 +18,14 @@ namespace {
 
 // The options read as numbers by checked_number, not by boost (which takes nan and inf): their
 // texts, in the order of kNumberOptions.
+// The mode `text` names; a UsageError naming --`option` and every mode where it names none.
+template <typename Enum, std::size_t N>
+Enum mode_named(const EnumName<Enum> (&table)[N], const std::string& text, const char* option) {
+  if (const std::optional<Enum> value = value_named(table, text)) return *value;
+  throw UsageError("--" + std::string(option) + " '" + text +
+                   "' is not one of: " + names_in(table));
+}
+
 struct NumberOption {
   const char* name;
   NumberRule rule;
@@ -84,11 +92,11 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "seconds of sampling per cell (above 0, up to 86400), cache flushes included, when "
       "--repetitions is not given")(
       "order",
-      po::value<std::string>()->default_value("interleaved")->notifier([&o](const std::string& t) {
-        const std::optional<MeasurementOrder> order = measurement_order_named(t);
-        if (!order) throw UsageError("--order '" + t + "' is not one of: interleaved, sequential");
-        o.order = *order;
-      }),
+      po::value<std::string>()
+          ->default_value(to_string(RunRequest{}.order))
+          ->notifier([&o](const std::string& t) {
+            o.order = mode_named(kMeasurementOrderNames, t, "order");
+          }),
       "interleaved: a problem's cells are sampled in rounds, one sample of each per round in a "
       "fresh random order, so that every cell's samples span the same minutes and ratios pair "
       "samples of one round (docs/measurement.md); sequential: each cell's samples in a row, one "
@@ -147,10 +155,11 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "fail-on-slow-rank",
       "exit 6 when every cell is ok but a rank was named slow (for CI); without it a slow rank "
       "is reported and the exit code is 0")(
-      "scaling", po::value<std::string>(&scaling)->default_value("weak"),
+      "scaling", po::value<std::string>(&scaling)->default_value(to_string(RunRequest{}.scaling)),
       "distributed workloads (dist_reduce, dist_sort): weak, n per rank; strong, n in total, "
       "split across the ranks")(
-      "mpi-staging", po::value<std::string>(&staging)->default_value("auto"),
+      "mpi-staging",
+      po::value<std::string>(&staging)->default_value(to_string(RunRequest{}.mpi_staging)),
       "distributed workloads on a GPU: direct, device buffers passed to a CUDA-aware MPI; host, "
       "staged through pinned host memory; auto, direct where the MPI library says it takes "
       "them");
@@ -298,27 +307,12 @@ Options parse_options(int argc, const char* const* argv) {
     throw UsageError("--rank-cpus '" + rank_cpus + "' is not one of: share, launcher");
   }
   o.keep_launcher_cpus = rank_cpus == "launcher";
-  const std::optional<Scaling> scaling_mode = scaling_named(scaling);
-  if (!scaling_mode) throw UsageError("--scaling '" + scaling + "' is not one of: weak, strong");
-  o.scaling = *scaling_mode;
-  const std::optional<MpiStaging> staging_mode = mpi_staging_named(staging);
-  if (!staging_mode) {
-    throw UsageError("--mpi-staging '" + staging + "' is not one of: host, direct, auto");
-  }
-  o.mpi_staging = *staging_mode;
+  o.scaling = mode_named(kScalingNames, scaling, "scaling");
+  o.mpi_staging = mode_named(kMpiStagingNames, staging, "mpi-staging");
   if (o.isolation.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
-  const std::optional<IsolationMode> isolation_mode = isolation_mode_named(isolation);
-  if (!isolation_mode)
-    throw UsageError("--isolation '" + isolation + "' is not one of: process, none");
-  o.isolation.mode = *isolation_mode;
-  const std::optional<CacheMode> cache_mode = cache_mode_named(cache);
-  if (!cache_mode) throw UsageError("--cache '" + cache + "' is not one of: cold, warm");
-  o.measure.cache = *cache_mode;
-  const std::optional<HostMemoryMode> host_memory_mode = host_memory_mode_named(host_memory);
-  if (!host_memory_mode) {
-    throw UsageError("--host-memory '" + host_memory + "' is not one of: pageable, pinned, both");
-  }
-  o.measure.host_memory = *host_memory_mode;
+  o.isolation.mode = mode_named(kIsolationModeNames, isolation, "isolation");
+  o.measure.cache = mode_named(kCacheModeNames, cache, "cache");
+  o.measure.host_memory = mode_named(kHostMemoryModeNames, host_memory, "host-memory");
   return o;
 }
 

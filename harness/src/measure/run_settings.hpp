@@ -2,6 +2,8 @@
 // written as in options, messages and results files.
 #pragma once
 
+#include "base/enum_names.hpp"
+
 #include <optional>
 #include <string>
 
@@ -22,19 +24,40 @@ enum class MpiStaging { automatic, host, direct };
 // another's, as plugbench measured before rounds.
 enum class MeasurementOrder { interleaved, sequential };
 
-const char* to_string(CacheMode mode);
-const char* to_string(HostMemoryMode mode);
-const char* to_string(IsolationMode mode);
-const char* to_string(Scaling scaling);
-const char* to_string(MpiStaging staging);
-const char* to_string(MeasurementOrder order);
-// The inverses: nullopt for a text that names no mode.
-std::optional<CacheMode> cache_mode_named(const std::string& text);
-std::optional<HostMemoryMode> host_memory_mode_named(const std::string& text);
-std::optional<IsolationMode> isolation_mode_named(const std::string& text);
-std::optional<Scaling> scaling_named(const std::string& text);
-std::optional<MpiStaging> mpi_staging_named(const std::string& text);
-std::optional<MeasurementOrder> measurement_order_named(const std::string& text);
+// Each mode's spelling in options, messages and results files, in the order messages list them.
+inline constexpr EnumName<CacheMode> kCacheModeNames[] = {{CacheMode::cold, "cold"},
+                                                          {CacheMode::warm, "warm"}};
+inline constexpr EnumName<HostMemoryMode> kHostMemoryModeNames[] = {
+    {HostMemoryMode::pageable, "pageable"},
+    {HostMemoryMode::pinned, "pinned"},
+    {HostMemoryMode::both, "both"}};
+inline constexpr EnumName<IsolationMode> kIsolationModeNames[] = {
+    {IsolationMode::process, "process"}, {IsolationMode::none, "none"}};
+inline constexpr EnumName<Scaling> kScalingNames[] = {{Scaling::weak, "weak"},
+                                                      {Scaling::strong, "strong"}};
+inline constexpr EnumName<MpiStaging> kMpiStagingNames[] = {
+    {MpiStaging::host, "host"}, {MpiStaging::direct, "direct"}, {MpiStaging::automatic, "auto"}};
+inline constexpr EnumName<MeasurementOrder> kMeasurementOrderNames[] = {
+    {MeasurementOrder::interleaved, "interleaved"}, {MeasurementOrder::sequential, "sequential"}};
+
+inline const char* to_string(CacheMode mode) {
+  return name_in(kCacheModeNames, mode);
+}
+inline const char* to_string(HostMemoryMode mode) {
+  return name_in(kHostMemoryModeNames, mode);
+}
+inline const char* to_string(IsolationMode mode) {
+  return name_in(kIsolationModeNames, mode);
+}
+inline const char* to_string(Scaling scaling) {
+  return name_in(kScalingNames, scaling);
+}
+inline const char* to_string(MpiStaging staging) {
+  return name_in(kMpiStagingNames, staging);
+}
+inline const char* to_string(MeasurementOrder order) {
+  return name_in(kMeasurementOrderNames, order);
+}
 
 struct RunSettings {
   CacheMode cache = CacheMode::cold;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -24,7 +25,8 @@ bool exported(const CellResult& cell) {
   return cell.status == status::ok && cell.kernel;
 }
 
-nlohmann::json gbench_context(const nlohmann::json& document) {
+nlohmann::json gbench_context(const nlohmann::json& document,
+                              const std::vector<CellResult>& cells) {
   // By pointer, never value(): a field of another type in a crafted file is left out or empty,
   // not an exception that would end the export as an internal error.
   const std::optional<double> cpus = number_at(document, "/context/host/logical_cores");
@@ -54,10 +56,14 @@ nlohmann::json gbench_context(const nlohmann::json& document) {
     out["cuda_runtime"] = text_at(gpu, "/runtime_version");
   }
   // CCCL's version only where a plugin built with it ran: a CUDA plugin that was built but found
-  // no device says nothing about this run.
+  // no device, or that the run's selection left out, says nothing about this run.
+  std::set<std::string> ran;
+  for (const CellResult& cell : cells) ran.insert(cell.plugin);
   if (const nlohmann::json* plugins = array_at(document, "/context/plugins")) {
     for (const nlohmann::json& plugin : *plugins) {
-      if (!plugin.is_object() || !plugin.contains("status") || plugin["status"] != "available") {
+      if (!plugin.is_object() || !plugin.contains("status") || plugin["status"] != "available" ||
+          !plugin.contains("name") || !plugin["name"].is_string() ||
+          ran.count(plugin["name"].get<std::string>()) == 0) {
         continue;
       }
       const nlohmann::json::json_pointer cccl("/build_info/cccl");
@@ -212,7 +218,8 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
   nlohmann::json benchmarks = nlohmann::json::array();
   for_each_gbench_entry(file, error_entries,
                         [&](nlohmann::json&& entry) { benchmarks.push_back(std::move(entry)); });
-  return {{"context", gbench_context(file.document)}, {"benchmarks", std::move(benchmarks)}};
+  return {{"context", gbench_context(file.document, file.cells)},
+          {"benchmarks", std::move(benchmarks)}};
 }
 
 void write_gbench(const ResultsFile& file, bool error_entries, const TextSink& put) {
@@ -226,7 +233,8 @@ void write_gbench(const ResultsFile& file, bool error_entries, const TextSink& p
     first = false;
   });
   put(first ? "],\n  \"context\": " : "\n  ],\n  \"context\": ");
-  put(indented_after_first(gbench_context(file.document).dump(2, ' ', false, kReplace), "  "));
+  put(indented_after_first(gbench_context(file.document, file.cells).dump(2, ' ', false, kReplace),
+                           "  "));
   put("\n}\n");
 }
 
