@@ -10,8 +10,8 @@
 #include "measure/calibration.hpp"
 #include "measure/own_threads_quiet.hpp"
 #include "plan/matrix.hpp"
+#include "ranks/rank_steps.hpp"
 #include "run/progress.hpp"
-#include "run/rank_steps.hpp"
 
 #include <cstdint>
 #include <random>

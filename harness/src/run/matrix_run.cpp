@@ -16,12 +16,12 @@
 #include "measure/derived_figures.hpp"
 #include "measure/machine_load.hpp"
 #include "plan/sizes.hpp"
+#include "ranks/rank_steps.hpp"
 #include "results/exports.hpp"
 #include "results/results_json.hpp"
 #include "results/results_reader.hpp"
 #include "run/interleaved_rounds.hpp"
 #include "run/progress.hpp"
-#include "run/rank_steps.hpp"
 #include "run/results_document.hpp"
 #include "run/run_record.hpp"
 

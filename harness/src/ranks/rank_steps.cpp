@@ -1,5 +1,5 @@
 // rank_steps.cpp: plan checks, meetings and gathering for a run of several ranks.
-#include "run/rank_steps.hpp"
+#include "ranks/rank_steps.hpp"
 
 #include "base/stop_signal.hpp"
 #include "results/results_json.hpp"
