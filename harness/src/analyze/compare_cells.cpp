@@ -89,8 +89,9 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
     if (std::optional<double> rate = finite(cell->gbps)) gbps.push_back(*rate);
     if (std::optional<double> share = finite(cell->percent_of_peak)) percent.push_back(*share);
     const std::vector<double> normalized = normalized_samples(*cell);
-    // Over one loop only: a run over another (another pattern's, another fastest loop, another
-    // buffer size) is another yardstick.
+    // Over one loop only: a run over another (another pattern's, another loop, another buffer
+    // size) is another yardstick; files made before the reference loop was fixed per pattern
+    // named the calibration's fastest, so against them most cells have no norm new/base.
     const std::string reference =
         normalized.empty() ? ""
                            : cell->rounds->reference_pattern + " " + cell->rounds->reference_loop +

@@ -35,6 +35,8 @@ int open_fresh_temporary(const std::string& path, std::string& temporary) {
   return -1;
 }
 
+}  // namespace
+
 void create_parent_folder(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path target(path);
@@ -44,8 +46,6 @@ void create_parent_folder(const std::string& path) {
     throw std::runtime_error("cannot create the folder of '" + path + "': " + error.message());
   }
 }
-
-}  // namespace
 
 std::string results_path_problem(const std::string& path, const std::string& option) {
   struct stat info {};

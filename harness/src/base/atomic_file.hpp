@@ -8,6 +8,9 @@
 
 namespace plugbench {
 
+// Creates the folders `path` is in where missing. Throws std::runtime_error naming the path.
+void create_parent_folder(const std::string& path);
+
 // Why `path` cannot take a results file (it is a folder, a device, a FIFO or a socket, which the
 // rename would replace), or "" when it can (a regular file, or nothing yet). `option`: the option
 // that named it, for the message.

@@ -484,6 +484,7 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
 }
 
 void write_json_atomically(const nlohmann::json& document, const std::string& path) {
+  create_parent_folder(path);
   if (std::string problem = results_path_problem(path); !problem.empty()) {
     throw std::runtime_error(problem);
   }
