@@ -6,10 +6,10 @@
 #include "analyze/ratio_interval.hpp"
 #include "base/checked_number.hpp"
 #include "base/usage_error.hpp"
+#include "render/figure_text.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <utility>
@@ -18,9 +18,7 @@ namespace plugbench {
 namespace {
 
 std::string short_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2g", value);
-  return text;
+  return number_text(value, "%.2g");
 }
 
 // A number a comparison can use: present and finite (a file's null is read back as NaN).

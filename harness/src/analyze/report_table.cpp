@@ -17,9 +17,7 @@ namespace plugbench {
 namespace {
 
 std::string format_scientific(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1e", value);
-  return text;
+  return number_text(value, "%.1e");
 }
 
 std::string verification_text(const CellResult& cell) {
