@@ -187,12 +187,16 @@ stage_peak_probe() {
 }
 
 # Seconds from the start of a small run to its first table (issue: time to the first cell), three
-# times; options are added to `-w reduce -s 2^20 -p openmp --no-json`.
+# times; options are added to `-w reduce -s 2^20 -p openmp --no-json`. Each progress line on
+# stderr gets its second too (first-cell-progress.txt): where the time went.
 stage_first_cell() {
   for _ in 1 2 3; do
     local start
     start=$(date +%s.%N)
-    "$build_dir/bin/harness" -w reduce -s 2^20 -p openmp --no-json "$@" 2>/dev/null |
+    "$build_dir/bin/harness" -w reduce -s 2^20 -p openmp --no-json "$@" \
+      2> >(while IFS= read -r line; do
+        awk -v s="$start" -v e="$(date +%s.%N)" -v l="$line" 'BEGIN { printf "%.2f s %s\n", e - s, l }'
+      done >>"$OUT/first-cell-progress.txt") |
       while IFS= read -r line; do
         [[ "$line" == reduce* ]] && awk -v s="$start" -v e="$(date +%s.%N)" \
           'BEGIN { printf "first table after %.2f s\n", e - s }'

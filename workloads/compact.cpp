@@ -99,7 +99,7 @@ class Compact final : public Workload {
 
   // Reads x once, writes the kept elements and the count once.
   Traffic traffic(const ProblemData& problem, const Reference& reference) const override {
-    Traffic traffic = minimum_traffic(problem, MemoryPattern::copy);
+    Traffic traffic = minimum_traffic(problem, *peak_pattern());
     const auto kept = dynamic_cast<const CompactReference&>(reference).kept.size();
     traffic.bytes_written =
         static_cast<double>(kept * sizeof(std::int32_t) + sizeof(std::uint64_t));

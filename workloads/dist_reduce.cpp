@@ -66,8 +66,9 @@ class DistReduce final : public DistributedWorkload {
   std::shared_ptr<const Reference> read_reference(std::istream& in) const override {
     return local().read_reference(in);
   }
+  std::optional<MemoryPattern> peak_pattern() const override { return MemoryPattern::read; }
   Traffic traffic(const ProblemData& part, const Reference&) const override {
-    return minimum_traffic(part, MemoryPattern::read);
+    return minimum_traffic(part, *peak_pattern());
   }
 };
 

@@ -158,8 +158,9 @@ class Dot final : public Workload {
     return result;
   }
 
+  std::optional<MemoryPattern> peak_pattern() const override { return MemoryPattern::read; }
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem, MemoryPattern::read);
+    return minimum_traffic(problem, *peak_pattern());
   }
 };
 

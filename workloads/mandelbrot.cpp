@@ -230,6 +230,9 @@ class Mandelbrot final : public Workload {
     return result;
   }
 
+  std::optional<MemoryPattern> peak_pattern() const override {
+    return std::nullopt;
+  }
   Traffic traffic(const ProblemData& problem, const Reference& reference) const override {
     Traffic traffic = minimum_traffic(problem, MemoryPattern::copy);
     traffic.work = static_cast<double>(dynamic_cast<const MandelbrotReference&>(reference).total);

@@ -90,8 +90,9 @@ class Reduce final : public Workload {
     return result;
   }
 
+  std::optional<MemoryPattern> peak_pattern() const override { return MemoryPattern::read; }
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem, MemoryPattern::read);
+    return minimum_traffic(problem, *peak_pattern());
   }
 };
 

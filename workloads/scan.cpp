@@ -75,7 +75,7 @@ class Scan final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem, MemoryPattern::copy);
+    return minimum_traffic(problem, *peak_pattern());
   }
 };
 

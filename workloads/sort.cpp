@@ -124,7 +124,7 @@ class Sort final : public Workload {
   }
 
   Traffic traffic(const ProblemData& problem, const Reference&) const override {
-    return minimum_traffic(problem, MemoryPattern::copy);
+    return minimum_traffic(problem, *peak_pattern());
   }
 };
 

@@ -12,6 +12,7 @@
 #include <istream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -143,6 +144,10 @@ class Workload {
   virtual Verification verify(const ProblemData& problem, const Reference& reference,
                               const std::vector<HostArray>& outputs) const = 0;
   virtual Traffic traffic(const ProblemData& problem, const Reference& reference) const = 0;
+  // The host peak its cells are held to (traffic's pattern), known before any problem is made,
+  // so that a run calibrates only the peaks its cells need; none for a workload measured in work
+  // rather than bytes (Mandelbrot: iterations).
+  virtual std::optional<MemoryPattern> peak_pattern() const { return MemoryPattern::copy; }
   // The reference to and from a binary stream (byte_stream.hpp), so that the worker processes of a
   // run compute it once: read_reference(write_reference(r)) verifies exactly as r does.
   virtual void write_reference(const Reference& reference, std::ostream& out) const = 0;

@@ -477,6 +477,43 @@ TEST(PeakPerPattern, TheHostRunRecordsBothPeaksAndUsesTheReadRateForReduce) {
   EXPECT_TRUE(results["context"]["host"].contains("frequency_scaling"));
 }
 
+// The calibration is most of a small run's start: a run calibrates the host peaks its host cells
+// are held to and no other (docs/measurement.md, "Peaks per access pattern").
+TEST(PeakPerPattern, ARunCalibratesOnlyTheHostPeaksItsHostCellsAreHeldTo) {
+  TempFolder folder;
+  const auto host_patterns = [&](const std::vector<std::string>& selection) {
+    std::vector<std::string> args = selection;
+    for (const char* arg : {"-r", "3", "-q", "--json"}) args.push_back(arg);
+    args.push_back(folder.file("r.json"));
+    CommandResult r = testing::run_harness(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    nlohmann::json results = testing::read_json(folder.file("r.json"));
+    std::set<std::string> patterns;
+    for (const nlohmann::json& peak : results["context"]["peaks"]) {
+      if (peak["memory_space"] == "host") patterns.insert(peak["pattern"].get<std::string>());
+    }
+    // The plugin's entry names the peaks it was held to, and only those.
+    for (const nlohmann::json& plugin : results["context"]["plugins"]) {
+      if (plugin["name"] != "cpu_serial") continue;
+      EXPECT_EQ(plugin.contains("peak_gbps"), patterns.count("copy") == 1) << plugin.dump();
+      EXPECT_EQ(plugin.contains("peak_read_gbps"), patterns.count("read") == 1) << plugin.dump();
+    }
+    return patterns;
+  };
+  using Patterns = std::set<std::string>;
+  EXPECT_EQ(host_patterns({"-p", "cpu_serial", "-w", "reduce,dot", "-s", "4096"}),
+            Patterns{"read"});
+  EXPECT_EQ(host_patterns({"-p", "cpu_serial", "-w", "scan", "-s", "4096"}), Patterns{"copy"});
+  EXPECT_EQ(host_patterns(
+                {"-p", "cpu_serial", "-w", "reduce,scan", "-s", "4096", "--order", "sequential"}),
+            (Patterns{"copy", "read"}));
+  // Mandelbrot is measured in iterations, a device plugin against its own memory.
+  EXPECT_EQ(host_patterns({"-p", "cpu_serial", "-w", "mandelbrot", "-s", "64x64"}), Patterns{});
+  EXPECT_EQ(host_patterns({"--plugin-dir", testing::fake_plugin_dir("device"), "-p", "fake_device",
+                           "-w", "reduce", "-s", "4096"}),
+            Patterns{});
+}
+
 TEST(FrequencyScaling, AGovernorOtherThanPerformanceIsScalingAndWarned) {
   TempFolder folder;
   auto governor = [&](const std::string& cpu, const std::string& name) {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 
 namespace plugbench {
 namespace {
@@ -139,10 +140,13 @@ struct ReferenceBuffers {
 struct HostReference::State {
   std::unique_ptr<ReferenceBuffers> buffers = std::make_unique<ReferenceBuffers>();
   std::vector<PeakBandwidth> peaks;
-  std::vector<HostStreamLoop> loops;  // each pattern's reference loop (reference_loop)
+  std::vector<MemoryPattern> patterns;  // of the peaks and the loops, in the same order
+  std::vector<HostStreamLoop> loops;    // each pattern's reference loop (reference_loop)
 };
 
-HostReference::HostReference() : state_(std::make_unique<State>()) {
+HostReference::HostReference(const std::vector<MemoryPattern>& patterns)
+    : state_(std::make_unique<State>()) {
+  if (patterns.empty()) return;
   const CalibrationScale scale = calibration_scale();
   std::uint64_t size = scale.host_bytes > 0 ? scale.host_bytes : host_copy_bytes();
   const std::uint64_t smallest = std::min(size, kSmallestHostBuffer);
@@ -168,22 +172,25 @@ HostReference::HostReference() : state_(std::make_unique<State>()) {
   for (std::int64_t i = 0; i < bytes; i += 4096) source[i] = target[i] = 1;
 
   const std::string threads = std::to_string(omp_get_max_threads()) + " OpenMP threads";
-  PeakBandwidth copy;
-  copy.memory_space = "host";
-  copy.pattern = to_string(MemoryPattern::copy);
-  copy.bytes = size;
-  PeakBandwidth read = copy;
-  read.pattern = to_string(MemoryPattern::read);
-  std::vector<HostStreamLoop> copies = host_copy_loops(target, source, size);
-  std::vector<HostStreamLoop> reads = host_read_loops(source, target, size);
-  set_fastest_loop(copy, copies, threads, scale);
-  set_fastest_loop(read, reads, threads, scale);
   // Each round's pass runs the reference loop over half of each buffer: twice the last-level
   // cache where the buffers could be four times it (the buffers' size says), at half the cost.
   const std::uint64_t half = std::max(size / 2 / kHugePage * kHugePage, std::min(size, kHugePage));
-  state_->loops.push_back(reference_loop(host_copy_loops(target, source, half)));
-  state_->loops.push_back(reference_loop(host_read_loops(source, target, half)));
-  state_->peaks = {copy, read};
+  const auto loops_of = [&](MemoryPattern pattern, std::uint64_t length) {
+    return pattern == MemoryPattern::copy ? host_copy_loops(target, source, length)
+                                          : host_read_loops(source, target, length);
+  };
+  // Copy before read, as the peaks have always been listed.
+  for (MemoryPattern pattern : {MemoryPattern::copy, MemoryPattern::read}) {
+    if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end()) continue;
+    PeakBandwidth peak;
+    peak.memory_space = "host";
+    peak.pattern = to_string(pattern);
+    peak.bytes = size;
+    set_fastest_loop(peak, loops_of(pattern, size), threads, scale);
+    state_->peaks.push_back(peak);
+    state_->patterns.push_back(pattern);
+    state_->loops.push_back(reference_loop(loops_of(pattern, half)));
+  }
 }
 
 HostReference::~HostReference() = default;
@@ -192,16 +199,26 @@ const std::vector<PeakBandwidth>& HostReference::peaks() const {
   return state_->peaks;
 }
 
+bool HostReference::has(MemoryPattern pattern) const {
+  const std::vector<MemoryPattern>& patterns = state_->patterns;
+  return std::find(patterns.begin(), patterns.end(), pattern) != patterns.end();
+}
+
 HostReferencePass HostReference::pass(MemoryPattern pattern) const {
-  // The peaks are in the order copy, read, as the loops are.
-  const std::size_t index = pattern == MemoryPattern::copy ? 0 : 1;
+  const std::vector<MemoryPattern>& patterns = state_->patterns;
+  const auto found = std::find(patterns.begin(), patterns.end(), pattern);
+  if (found == patterns.end()) {
+    throw std::logic_error(std::string("no host reference loop was calibrated for the ") +
+                           to_string(pattern) + " pattern");
+  }
+  const std::size_t index = static_cast<std::size_t>(found - patterns.begin());
   const HostStreamLoop& loop = state_->loops[index];
   return {to_string(pattern), loop.name, state_->peaks[index].bytes / 2, loop.bytes_per_pass,
           wall_ms(loop.run)()};
 }
 
-std::vector<PeakBandwidth> calibrate_host_peaks() {
-  return HostReference().peaks();
+std::vector<PeakBandwidth> calibrate_host_peaks(const std::vector<MemoryPattern>& patterns) {
+  return HostReference(patterns).peaks();
 }
 
 std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) {

@@ -50,14 +50,18 @@ struct HostReferencePass {
 // buffers cannot be had.
 class HostReference {
  public:
-  HostReference();
+  // Calibrates the patterns named (none: nothing, no buffers), each the fastest of its loops.
+  explicit HostReference(const std::vector<MemoryPattern>& patterns = {MemoryPattern::copy,
+                                                                       MemoryPattern::read});
   ~HostReference();
   HostReference(const HostReference&) = delete;
   HostReference& operator=(const HostReference&) = delete;
   const std::vector<PeakBandwidth>& peaks() const;
   // One timed pass of the pattern's reference loop (the same loop in every run of this build on
   // this CPU, not the fastest at calibration), over half of each buffer.
+  // Throws std::logic_error for a pattern not calibrated (has() says).
   HostReferencePass pass(MemoryPattern pattern) const;
+  bool has(MemoryPattern pattern) const;
 
  private:
   struct State;
@@ -65,7 +69,8 @@ class HostReference {
 };
 
 // The host's peaks alone (HostReference's, its buffers then freed).
-std::vector<PeakBandwidth> calibrate_host_peaks();
+std::vector<PeakBandwidth> calibrate_host_peaks(const std::vector<MemoryPattern>& patterns = {
+                                                    MemoryPattern::copy, MemoryPattern::read});
 
 // A plugin's memory: its copy_within and (where the plugin has it) read_within over buffers of up
 // to 1 GiB. Throws PluginCallError.

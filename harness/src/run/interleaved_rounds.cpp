@@ -42,7 +42,7 @@ std::vector<RoundEntry> next_round(const std::vector<Slot>& slots, const HostRef
     if (!slots[i].open || slots[i].wanted <= 0) continue;
     entries.push_back({i, std::nullopt});
     const std::optional<MemoryPattern>& pattern = slots[i].pattern;
-    if (reference && pattern &&
+    if (reference && pattern && reference->has(*pattern) &&
         std::find(patterns.begin(), patterns.end(), *pattern) == patterns.end()) {
       patterns.push_back(*pattern);
     }

@@ -25,9 +25,11 @@
 #include "run/results_document.hpp"
 #include "run/run_record.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 
 namespace plugbench {
@@ -222,6 +224,25 @@ int report_and_record(RunRecord& run, const RunRequest& options,
   return exit_code;
 }
 
+// The host peaks the run's host cells are held to: a run of read-only workloads calibrates no
+// copy, a run of device plugins none (the calibration is the most of a small run's start).
+std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
+  std::vector<MemoryPattern> patterns;
+  for (const PlannedProblem& problem : matrix.problems) {
+    const std::optional<MemoryPattern> pattern = problem.spec.workload->peak_pattern();
+    if (!pattern || std::find(patterns.begin(), patterns.end(), *pattern) != patterns.end()) {
+      continue;
+    }
+    for (const PlannedCell& cell : problem.cells) {
+      if (cell.status.empty() && cell.plugin->memory_space != PB_MEMORY_DEVICE) {
+        patterns.push_back(*pattern);
+        break;
+      }
+    }
+  }
+  return patterns;
+}
+
 }  // namespace
 
 int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugins,
@@ -246,20 +267,17 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
   // Prepare: from here on a Ctrl-C still writes a results file.
   install_stop_handlers();
   if (root) warn_about_frequency_scaling(std::cerr);
-  progress.note("calibrating host memory bandwidth...");
   // Interleaved rounds keep the reference loops (and their buffers) for a pass in each round.
   const bool interleaved = options.order == MeasurementOrder::interleaved;
-  bool host_plugins = false;
-  for (const PluginRecord* plugin : matrix.plugins) {
-    host_plugins = host_plugins || plugin->memory_space != PB_MEMORY_DEVICE;
-  }
   (void)build_description();  // read now, not when a stopped run has a second left to write
+  const std::vector<MemoryPattern> patterns = host_peak_patterns(matrix);
+  if (!patterns.empty()) progress.note("calibrating host memory bandwidth...");
   std::unique_ptr<HostReference> reference;
-  if (interleaved && host_plugins) {
-    reference = std::make_unique<HostReference>();
+  if (interleaved && !patterns.empty()) {
+    reference = std::make_unique<HostReference>(patterns);
     run.add_host_peaks(reference->peaks(), matrix.plugins);
-  } else {
-    run.add_host_peaks(calibrate_host_peaks(), matrix.plugins);
+  } else if (!patterns.empty()) {
+    run.add_host_peaks(calibrate_host_peaks(patterns), matrix.plugins);
   }
   // The rounds' order: one seed for the run, the same on every rank, recorded.
   // 53 bits: exact in every JSON reader.

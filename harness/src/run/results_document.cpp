@@ -38,7 +38,9 @@ nlohmann::json plugin_json(const PluginRecord& plugin, const RunRecord& run) {
     if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
       entry["peak_gbps"] = copy->gbps;
     }
-    if (const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read)) {
+    // peak_for falls back to the copy rate: the entry names only a read that was measured.
+    const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read);
+    if (read != nullptr && read->pattern == to_string(MemoryPattern::read)) {
       entry["peak_read_gbps"] = read->gbps;
     }
   }
