@@ -48,10 +48,12 @@ const nlohmann::json& only_cell(const nlohmann::json& results, const char* varia
 }
 
 // Every line of the tables that holds `text` is one of the lines under a table that name `who`.
+// The harness's own note on a cell measured while other processes ran (as other tests do) names
+// the cell too: it is not the plugin's output.
 void expect_only_under_the_table(const std::string& out, const std::string& text,
                                  const std::string& who) {
   for (const std::string& line : lines_of(out)) {
-    if (!contains(line, text)) continue;
+    if (!contains(line, text) || contains(line, ": busy machine: other processes used ")) continue;
     const bool heading = line.rfind(who + ": the plugin wrote ", 0) == 0;
     const bool quoted = line.rfind("  " + who + "> ", 0) == 0;
     EXPECT_TRUE(heading || quoted) << line;
