@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <new>
 #include <thread>
 #include <vector>
@@ -35,6 +36,20 @@
 #endif
 
 namespace {
+
+#if defined(FAKE_DEVICE_MEMORY) || defined(FAKE_THROTTLED) || defined(FAKE_ABI_1_0)
+// The fake device's live buffers and their sizes (the harness allocates from one thread at a time).
+std::map<void*, std::uint64_t>& device_buffers() {
+  static std::map<void*, std::uint64_t> buffers;
+  return buffers;
+}
+
+std::uint64_t device_bytes_held() {
+  std::uint64_t held = 0;
+  for (const auto& [pointer, bytes] : device_buffers()) held += bytes;
+  return held;
+}
+#endif
 
 #ifdef FAKE_FLUSH_SPY
 using Services = plugbench::sdk::OpenMPHostServices;
@@ -187,9 +202,9 @@ void reduce_loop(plugbench::sdk::Call& call) {
   // nothing: a slowdown of f for the comparison's A/B proof, whatever the machine.
   if (const char* slowdown = std::getenv("PLUGBENCH_FAKE_SLOWDOWN")) {
     const auto took = std::chrono::steady_clock::now() - call_started;
-    const auto until = std::chrono::steady_clock::now() +
-                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                           took * std::atof(slowdown));
+    const auto until =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(took * std::atof(slowdown));
     while (std::chrono::steady_clock::now() < until) {
     }
   }
@@ -199,6 +214,14 @@ void reduce_loop(plugbench::sdk::Call& call) {
 
 PLUGBENCH_KERNEL(
     {.workload = "reduce", .variant = "fake_loop", .description = "fake", .run = reduce_loop});
+
+#ifdef FAKE_DEVICE_MEMORY
+// A second cell in the same worker, for a device too small for both (PLUGBENCH_FAKE_DEVICE_BYTES).
+PLUGBENCH_KERNEL({.workload = "reduce",
+                  .variant = "fake_loop_twin",
+                  .description = "fake_loop again",
+                  .run = reduce_loop});
+#endif
 
 #ifdef FAKE_FAULT
 #ifdef FAKE_HANG
@@ -267,14 +290,27 @@ const pb_plugin* fake_entry(std::uint16_t major, std::uint16_t minor, pb_error* 
 #if defined(FAKE_DEVICE_MEMORY) || defined(FAKE_THROTTLED) || defined(FAKE_ABI_1_0)
   // Host memory posing as a device's, so that copies are timed apart and crossovers computed; a
   // small "device" (64 MiB buffers at most) keeps the harness's bandwidth calibration short.
+  // PLUGBENCH_FAKE_DEVICE_BYTES=N: the device holds N bytes in all (its buffers alive at once).
   static const auto host_alloc = copy.alloc;
+  static const auto host_release = copy.release;
   copy.memory_space = PB_MEMORY_DEVICE;
   copy.alloc = [](void* session, std::uint64_t bytes, void** pointer, pb_error* e) {
     if (bytes > (std::uint64_t{64} << 20)) {
       plugbench::sdk::write_message(e, "fake device: 64 MiB buffers at most");
       return PB_OUT_OF_MEMORY;
     }
-    return host_alloc(session, bytes, pointer, e);
+    const char* limit = std::getenv("PLUGBENCH_FAKE_DEVICE_BYTES");
+    if (limit != nullptr && device_bytes_held() + bytes > std::strtoull(limit, nullptr, 10)) {
+      plugbench::sdk::write_message(e, "fake device: PLUGBENCH_FAKE_DEVICE_BYTES is full");
+      return PB_OUT_OF_MEMORY;
+    }
+    const pb_status status = host_alloc(session, bytes, pointer, e);
+    if (status == PB_OK) device_buffers()[*pointer] = bytes;
+    return status;
+  };
+  copy.release = [](void* session, void* pointer) {
+    device_buffers().erase(pointer);
+    host_release(session, pointer);
   };
 #endif
 #ifdef FAKE_UNAVAILABLE

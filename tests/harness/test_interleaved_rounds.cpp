@@ -195,5 +195,51 @@ TEST(InterleavedRounds, ACrashInOneCellLeavesTheOtherCellsOfItsWorkerTheirSample
   EXPECT_EQ(cell_named(results, "cpu_serial", "loop")["status"], "ok");
 }
 
+// Cells hold their buffers until the problem's rounds end: one that does not fit beside the others
+// but fits alone is measured after them, in rounds of its own, and says so; one that fits nowhere
+// stays out of memory.
+TEST(InterleavedRounds, ACellThatDoesNotFitBesideTheOthersIsMeasuredAfterThemAlone) {
+  TempFolder folder;
+  const std::string path = folder.file("r.json");
+  // 6e6 int32 (23 MiB) a cell on a fake device of 40 MiB: one cell fits, two do not.
+  const auto run = [&](const char* device_bytes) {
+    return run_harness({"--plugin-dir", fake_plugin_dir("device"), "-p", "cpu_serial,fake_device",
+                        "-w", "reduce", "-s", "6000000", "-r", "4", "--json", path},
+                       std::string("export PLUGBENCH_FAKE_DEVICE_BYTES=") + device_bytes + "; ");
+  };
+  CommandResult r = run(std::to_string(40 << 20).c_str());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  nlohmann::json results = read_json(path);
+  const nlohmann::json& first = cell_named(results, "fake_device", "fake_loop");
+  const nlohmann::json& twin = cell_named(results, "fake_device", "fake_loop_twin");
+  const nlohmann::json& serial = cell_named(results, "cpu_serial", "loop");
+  for (const nlohmann::json* cell : {&first, &twin, &serial}) {
+    EXPECT_EQ((*cell)["status"], "ok") << cell->dump();
+    EXPECT_EQ((*cell)["time"]["kernel"]["samples_ms"].size(), 4u) << cell->dump();
+  }
+  EXPECT_EQ(first["rounds"]["round"], nlohmann::json({0, 1, 2, 3})) << first.dump();
+  EXPECT_FALSE(first["rounds"].contains("apart")) << first.dump();
+  EXPECT_TRUE(first.contains("paired")) << first.dump();
+  EXPECT_EQ(twin["rounds"]["round"], nlohmann::json({4, 5, 6, 7})) << twin.dump();
+  EXPECT_EQ(twin["rounds"]["apart"], true) << twin.dump();
+  EXPECT_FALSE(twin.contains("paired")) << twin.dump();  // no round holds its baseline's sample
+  EXPECT_TRUE(contains(r.out,
+                       "fake_device/fake_loop_twin: measured after the others, in rounds of "
+                       "its own: beside them it ran out of memory"))
+      << r.out;
+  // Shown again from the file.
+  CommandResult shown = run_harness({"show", path});
+  EXPECT_TRUE(contains(shown.out, "fake_loop_twin: measured after the others")) << shown.out;
+
+  // 16 MiB: no cell fits, alone or not.
+  r = run(std::to_string(16 << 20).c_str());
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  results = read_json(path);
+  for (const char* variant : {"fake_loop", "fake_loop_twin"}) {
+    EXPECT_EQ(cell_named(results, "fake_device", variant)["status"], "oom") << variant;
+  }
+  EXPECT_EQ(cell_named(results, "cpu_serial", "loop")["status"], "ok");
+}
+
 }  // namespace
 }  // namespace plugbench

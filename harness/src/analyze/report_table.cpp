@@ -123,6 +123,13 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
     }
   }
   for (const CellResult& cell : cells) {
+    if (cell.rounds && cell.rounds->apart) {
+      table.notes.push_back(cell.plugin + "/" + cell.variant +
+                            ": measured after the others, in rounds of its own: beside them it "
+                            "ran out of memory; no paired ratios");
+    }
+  }
+  for (const CellResult& cell : cells) {
     if (cell.machine_load && cell.machine_load->busy) {
       table.notes.push_back(cell.plugin + "/" + cell.variant +
                             ": busy machine: " + describe(*cell.machine_load) +

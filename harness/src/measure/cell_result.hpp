@@ -93,6 +93,9 @@ struct SampleRounds {
   std::string reference_loop;        // the loop: the pattern's, the same in every run
   double reference_bytes_moved = 0;  // per pass
   std::vector<double> reference_ms;  // one per sample, or empty
+  // Measured after the problem's other cells, in rounds of its own: opened beside them, it ran out
+  // of memory (they hold their buffers until they finish). No round pairs it with them.
+  bool apart = false;
 };
 
 // A ratio taken in each round (this round's sample of one thing over this round's of another)

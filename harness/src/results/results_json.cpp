@@ -210,6 +210,7 @@ nlohmann::json to_json(const CellResult& cell) {
     nlohmann::json reference_ms = nlohmann::json::array();
     for (double ms : rounds.reference_ms) reference_ms.push_back(finite(ms));
     j["rounds"] = {{"round", rounds.round}, {"position", rounds.position}};
+    if (rounds.apart) j["rounds"]["apart"] = true;
     if (!rounds.reference_pattern.empty()) {
       j["rounds"]["reference"] = {{"pattern", rounds.reference_pattern},
                                   {"loop", rounds.reference_loop},
@@ -392,6 +393,9 @@ CellResult cell_from_json(const nlohmann::json& j) {
     SampleRounds read;
     read.round = int_list(rounds->value("round", nlohmann::json()));
     read.position = int_list(rounds->value("position", nlohmann::json()));
+    if (auto apart = rounds->find("apart"); apart != rounds->end() && apart->is_boolean()) {
+      read.apart = apart->get<bool>();
+    }
     if (auto reference = rounds->find("reference");
         reference != rounds->end() && reference->is_object()) {
       read.reference_pattern = reference->value("pattern", "");

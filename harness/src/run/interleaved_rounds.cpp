@@ -22,7 +22,8 @@ struct Slot {
   const PlannedCell* planned = nullptr;
   std::optional<CellResult> result;
   bool open = false;
-  int wanted = 0;  // samples still to take
+  bool apart = false;  // to be measured after the others: its opening beside them ran out of memory
+  int wanted = 0;      // samples still to take
   std::optional<MemoryPattern> pattern;
   SampleRounds rounds;
 };
@@ -95,6 +96,20 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     }
   };
 
+  const auto open = [&](std::size_t i, const std::string& how) {
+    Slot& slot = slots[i];
+    progress.update(label + "  opening " + slot.planned->plugin->name + "/" +
+                    slot.planned->kernel->variant + how);
+    slot.open = true;
+    CellStep step = source.open(*slot.planned->plugin, request_for(spec, *slot.planned, settings),
+                                static_cast<int>(i));
+    slot.pattern = step.host_pattern;
+    take(slot, std::move(step));
+  };
+  const auto any_open = [&] {
+    return std::any_of(slots.begin(), slots.end(), [](const Slot& slot) { return slot.open; });
+  };
+
   for (std::size_t i = 0; i < slots.size() && !halted; ++i) {
     Slot& slot = slots[i];
     if (!slot.planned->status.empty()) {
@@ -102,61 +117,74 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
       continue;
     }
     if (!meet() || stop != 0) continue;
-    progress.update(label + "  opening " + slot.planned->plugin->name + "/" +
-                    slot.planned->kernel->variant);
-    slot.open = true;
-    CellStep step = source.open(*slot.planned->plugin, request_for(spec, *slot.planned, settings),
-                                static_cast<int>(i));
-    slot.pattern = step.host_pattern;
-    take(slot, std::move(step));
+    const bool beside_others = any_open();
+    open(i, "");
+    // A cell that does not fit beside the problem's other open cells (each holds its buffers until
+    // it is finished) may fit alone: it is measured after them, in rounds of its own. Not where
+    // the ranks meet before every cell (--mpi-sync lockstep), whose meetings would then differ.
+    if (beside_others && slot.result && slot.result->status == status::oom &&
+        !meetings.lockstep()) {
+      slot.result.reset();
+      slot.apart = true;
+    }
   }
 
-  // Each round's pass of each reference loop.
+  // Each round's pass of each reference loop, by the round's number over the whole problem.
   std::vector<std::map<MemoryPattern, double>> reference_ms;
   std::map<MemoryPattern, HostReferencePass> reference_loops;
-  for (int round = 0; !halted; ++round) {
-    std::vector<RoundEntry> entries = next_round(slots, reference);
-    bool any_more = false;
-    // A round may take a sample and a reopening of each cell.
-    stop = meetings.before_round(std::max(stop, stop_signal_number()), !entries.empty(), any_more,
-                                 2 * slots.size());
-    halted = stop != 0 || meetings.lost();
-    if (halted || !any_more) break;
-    reference_ms.emplace_back();
-    if (entries.empty()) continue;  // another rank still samples: meet it again
-    std::shuffle(entries.begin(), entries.end(), order);
-    int rounds_left = 0;
-    for (const Slot& slot : slots) rounds_left = std::max(rounds_left, slot.open ? slot.wanted : 0);
-    progress.update(label + "  round " + std::to_string(round + 1) + " of " +
-                    std::to_string(round + rounds_left));
-    // A signal ends the round at once (the next meeting tells the other ranks): a rank stopped by
-    // its launcher has about a second left.
-    for (std::size_t position = 0;
-         position < entries.size() && stop == 0 && stop_signal_number() == 0; ++position) {
-      const RoundEntry& entry = entries[position];
-      if (entry.reference) {
-        // The pass starts at once, where a sample starts after its flush or its team's wake-up:
-        // the team of the step before may still spin beside it.
-        wait_until_own_threads_quiet(quiet);
-        HostReferencePass pass = reference->pass(*entry.reference);
-        reference_ms.back()[*entry.reference] = pass.ms;
-        reference_loops.emplace(*entry.reference, pass);
-        continue;
+  // The rounds of the open cells until each has its samples, then their finishing.
+  const auto rounds_of_open_cells = [&] {
+    while (!halted) {
+      const int round = static_cast<int>(reference_ms.size());
+      std::vector<RoundEntry> entries = next_round(slots, reference);
+      bool any_more = false;
+      // A round may take a sample and a reopening of each cell.
+      stop = meetings.before_round(std::max(stop, stop_signal_number()), !entries.empty(), any_more,
+                                   2 * slots.size());
+      halted = stop != 0 || meetings.lost();
+      if (halted || !any_more) break;
+      reference_ms.emplace_back();
+      if (entries.empty()) continue;  // another rank still samples: meet it again
+      std::shuffle(entries.begin(), entries.end(), order);
+      int rounds_left = 0;
+      for (const Slot& slot : slots)
+        rounds_left = std::max(rounds_left, slot.open ? slot.wanted : 0);
+      progress.update(label + "  round " + std::to_string(round + 1) + " of " +
+                      std::to_string(round + rounds_left));
+      // A signal ends the round at once (the next meeting tells the other ranks): a rank stopped by
+      // its launcher has about a second left.
+      for (std::size_t position = 0;
+           position < entries.size() && stop == 0 && stop_signal_number() == 0; ++position) {
+        const RoundEntry& entry = entries[position];
+        if (entry.reference) {
+          // The pass starts at once, where a sample starts after its flush or its team's wake-up:
+          // the team of the step before may still spin beside it.
+          wait_until_own_threads_quiet(quiet);
+          HostReferencePass pass = reference->pass(*entry.reference);
+          reference_ms.back()[*entry.reference] = pass.ms;
+          reference_loops.emplace(*entry.reference, pass);
+          continue;
+        }
+        Slot& slot = slots[entry.cell];
+        CellStep step = source.sample(static_cast<int>(entry.cell));
+        if (step.sample_ms) {
+          slot.rounds.round.push_back(round);
+          slot.rounds.position.push_back(static_cast<int>(position));
+        }
+        take(slot, std::move(step));
       }
-      Slot& slot = slots[entry.cell];
-      CellStep step = source.sample(static_cast<int>(entry.cell));
-      if (step.sample_ms) {
-        slot.rounds.round.push_back(round);
-        slot.rounds.position.push_back(static_cast<int>(position));
+    }
+    if (!halted && meet()) {
+      for (std::size_t i = 0; i < slots.size() && stop == 0; ++i) {
+        if (slots[i].open) take(slots[i], source.finish(static_cast<int>(i)));
       }
-      take(slot, std::move(step));
     }
-  }
-
-  if (!halted && meet()) {
-    for (std::size_t i = 0; i < slots.size() && stop == 0; ++i) {
-      if (slots[i].open) take(slots[i], source.finish(static_cast<int>(i)));
-    }
+  };
+  rounds_of_open_cells();
+  for (std::size_t i = 0; i < slots.size() && !halted && stop == 0; ++i) {
+    if (!slots[i].apart || !meet()) continue;
+    open(i, " (alone: it did not fit beside the others)");
+    rounds_of_open_cells();
   }
   const bool stopped = halted || stop != 0;
 
@@ -175,6 +203,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     if (cell.kernel && cell.kernel->samples_ms.size() == slot.rounds.round.size() &&
         !slot.rounds.round.empty()) {
       SampleRounds rounds = std::move(slot.rounds);
+      rounds.apart = slot.apart;
       if (slot.pattern && reference_loops.count(*slot.pattern)) {
         const HostReferencePass& loop = reference_loops.at(*slot.pattern);
         rounds.reference_pattern = loop.pattern;
