@@ -21,6 +21,19 @@ using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 namespace pb = plugbench;
 
+// Each distributed workload's passes are found by its name: one registered without them would
+// be planned and then fail in every cell.
+TEST(ExchangeSteps, EveryDistributedWorkloadHasItsPasses) {
+  int distributed = 0;
+  for (const pb::Workload* workload : pb::WorkloadRegistry::instance().all()) {
+    if (!workload->distributed()) continue;
+    ++distributed;
+    EXPECT_TRUE(pb::has_exchange_steps(workload->name())) << workload->name();
+  }
+  EXPECT_EQ(distributed, 2);
+  EXPECT_FALSE(pb::has_exchange_steps("reduce"));
+}
+
 TEST(RankSlice, NearEqualContiguousPartsCoverTheProblem) {
   std::uint64_t next = 0;
   for (int r = 0; r < 4; ++r) {

@@ -47,7 +47,11 @@ class ExchangeSteps {
   virtual std::vector<std::uint64_t> keys_per_rank() const { return {}; }
 };
 
-// The steps of `workload` (by its kernel workload: reduce or sort) on `part`, this rank's slice.
+// Whether `workload` (a distributed workload's name) has its passes here.
+bool has_exchange_steps(const std::string& workload);
+
+// The passes of `workload` on `part`, this rank's slice. Throws std::logic_error for a distributed
+// workload without passes (has_exchange_steps).
 std::unique_ptr<ExchangeSteps> make_exchange_steps(
     const DistributedWorkload& workload, const ProblemData& part, const PluginSession& session,
     const KernelRecord& kernel, const StagingChoice& staging, RankExchange& exchange);
