@@ -5,6 +5,7 @@
 #include "analyze/rank_spread.hpp"
 #include "analyze/rank_table.hpp"
 #include "analyze/report_table.hpp"
+#include "ranks/rank_settings.hpp"
 #include "render/figure_text.hpp"
 #include "results/machine_facts.hpp"
 
@@ -63,8 +64,8 @@ FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>
   tables.run = run_table(file);
   std::string baseline = text_at(file.document, "/context/settings/baseline");
   const bool several_ranks = has_several_ranks(file);
-  const double threshold =
-      number_at(file.document, "/context/settings/outlier_threshold").value_or(0.10);
+  const double threshold = number_at(file.document, "/context/settings/outlier_threshold")
+                               .value_or(RankSettings{}.outlier_threshold);
   std::map<int, std::string> hosts;
   if (const nlohmann::json* ranks = array_at(file.document, "/context/mpi/ranks")) {
     for (const nlohmann::json& rank : *ranks) {

@@ -119,7 +119,7 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
     if (ranks.is_root()) std::cerr << "harness: " << e.what() << "\n";
     return kExitUsage;
   }
-  if (!ranks.alone() && options.per_rank && options.format == OutputFormat::csv) {
+  if (!ranks.alone() && options.mpi.per_rank && options.format == OutputFormat::csv) {
     if (ranks.is_root()) {
       std::cerr << "harness: --per-rank with --format csv would mix two tables under one header; "
                    "the results file holds every rank's cells (harness show FILE --format csv)\n";
@@ -169,8 +169,8 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
   if (done) return *done;
   std::optional<int> requested_device;
   if (options.device_given) requested_device = options.isolation.device;
-  const nlohmann::json rank_facts =
-      place_rank(ranks, requested_device, options.keep_launcher_cpus, options.isolation.device);
+  const nlohmann::json rank_facts = place_rank(
+      ranks, requested_device, options.mpi.cpus == RankCpus::launcher, options.isolation.device);
   return run_matrix(options, plugins, matrix, ranks, rank_facts);
 }
 

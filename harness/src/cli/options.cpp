@@ -43,7 +43,7 @@ const NumberOption kNumberOptions[] = {
      [](Options& o) -> double& { return o.measure.throttle_threshold; }},
     {"outlier-threshold",
      {0, 10, true, true, ""},
-     [](Options& o) -> double& { return o.outlier_threshold; }},
+     [](Options& o) -> double& { return o.mpi.outlier_threshold; }},
     // 0: no limit; a week at most, so that a deadline never overflows the clock.
     {"timeout",
      {0, 604800, false, false, "s"},
@@ -141,25 +141,29 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "reports and debugging");
   po::options_description ranks("MPI ranks (mpirun -np K harness ...; docs/mpi.md)");
   ranks.add_options()(
-      "mpi-sync", po::value<std::string>(&mpi_sync)->default_value("lockstep"),
+      "mpi-sync", po::value<std::string>(&mpi_sync)->default_value(to_string(RankSettings{}.sync)),
       "lockstep: every rank starts each cell together, so shared memory, PCIe and network are "
       "measured under the load of the whole job; none: each rank runs its cells alone (a "
       "contention-free check of every GPU)")(
       "per-rank", "besides the spread over the ranks, print every rank's own table")(
-      "rank-cpus", po::value<std::string>(&rank_cpus)->default_value("share"),
+      "rank-cpus",
+      po::value<std::string>(&rank_cpus)->default_value(to_string(RankSettings{}.cpus)),
       "share: the ranks on a host split its CPUs, each rank's plugins run on its share; "
       "launcher: keep the CPUs the launcher bound each rank to")(
-      "outlier-threshold", po::value<std::string>(&numbers[3])->default_value("0.10"),
+      "outlier-threshold",
+      po::value<std::string>(&numbers[3])
+          ->default_value(number_text(RankSettings{}.outlier_threshold, "%.2f")),
       "a rank whose median is slower than the ranks' median by more than this fraction (and "
       "whose samples the U test tells apart, p < 0.05) is named slow")(
       "fail-on-slow-rank",
       "exit 6 when every cell is ok but a rank was named slow (for CI); without it a slow rank "
       "is reported and the exit code is 0")(
-      "scaling", po::value<std::string>(&scaling)->default_value(to_string(RunRequest{}.scaling)),
+      "scaling",
+      po::value<std::string>(&scaling)->default_value(to_string(DistributedSettings{}.scaling)),
       "distributed workloads (dist_reduce, dist_sort): weak, n per rank; strong, n in total, "
       "split across the ranks")(
       "mpi-staging",
-      po::value<std::string>(&staging)->default_value(to_string(RunRequest{}.mpi_staging)),
+      po::value<std::string>(&staging)->default_value(to_string(DistributedSettings{}.staging)),
       "distributed workloads on a GPU: direct, device buffers passed to a CUDA-aware MPI; host, "
       "staged through pinned host memory; auto, direct where the MPI library says it takes "
       "them");
@@ -297,18 +301,12 @@ Options parse_options(int argc, const char* const* argv) {
   if (o.measure.warmup < 0) throw UsageError("--warmup cannot be negative");
   if (o.isolation.device < 0) throw UsageError("--device cannot be negative");
   o.device_given = !values["device"].defaulted();
-  o.per_rank = values.count("per-rank") > 0;
-  o.fail_on_slow_rank = values.count("fail-on-slow-rank") > 0;
-  if (mpi_sync != "lockstep" && mpi_sync != "none") {
-    throw UsageError("--mpi-sync '" + mpi_sync + "' is not one of: lockstep, none");
-  }
-  o.mpi_lockstep = mpi_sync == "lockstep";
-  if (rank_cpus != "share" && rank_cpus != "launcher") {
-    throw UsageError("--rank-cpus '" + rank_cpus + "' is not one of: share, launcher");
-  }
-  o.keep_launcher_cpus = rank_cpus == "launcher";
-  o.scaling = mode_named(kScalingNames, scaling, "scaling");
-  o.mpi_staging = mode_named(kMpiStagingNames, staging, "mpi-staging");
+  o.mpi.per_rank = values.count("per-rank") > 0;
+  o.mpi.fail_on_slow_rank = values.count("fail-on-slow-rank") > 0;
+  o.mpi.sync = mode_named(kMpiSyncNames, mpi_sync, "mpi-sync");
+  o.mpi.cpus = mode_named(kRankCpusNames, rank_cpus, "rank-cpus");
+  o.distributed.scaling = mode_named(kScalingNames, scaling, "scaling");
+  o.distributed.staging = mode_named(kMpiStagingNames, staging, "mpi-staging");
   if (o.isolation.max_restarts < 0) throw UsageError("--max-restarts cannot be negative");
   o.isolation.mode = mode_named(kIsolationModeNames, isolation, "isolation");
   o.measure.cache = mode_named(kCacheModeNames, cache, "cache");

@@ -22,7 +22,6 @@ struct Options : RunRequest {
   // --check-plugin PATH: check that one plugin file, and run nothing else.
   std::string check_plugin;
   bool device_given = false;  // --device named: every rank uses it (else one GPU per local rank)
-  bool keep_launcher_cpus = false;  // --rank-cpus launcher: no share of the host's CPUs
 };
 
 // Parses argv; throws UsageError. The help text comes from usage_text().

@@ -5,6 +5,7 @@
 // signal (SIGINT, SIGTERM) on any rank ends the cell at its next sample on every rank.
 #pragma once
 
+#include "distribute/distributed_settings.hpp"
 #include "load/plugin_session.hpp"
 #include "measure/cell_result.hpp"
 #include "measure/run_settings.hpp"

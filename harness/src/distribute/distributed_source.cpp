@@ -24,13 +24,15 @@ struct DistributedSource::Problem {
 };
 
 DistributedSource::DistributedSource(RankGroup& ranks, const DistributedSettings& settings,
-                                     FactsCallback on_facts)
+                                     const IsolationSettings& isolation, FactsCallback on_facts)
     : settings_(settings),
+      isolation_(isolation),
       on_facts_(std::move(on_facts)),
       all_(ranks.exchange()),
       alone_(ranks.exchange_alone()) {
-  all_->set_timeout(settings.timeout_s);
-  alone_->set_timeout(settings.timeout_s);
+  // No exchange waits longer for the other ranks than a cell may take (0: no limit).
+  all_->set_timeout(isolation.timeout_s);
+  alone_->set_timeout(isolation.timeout_s);
 }
 
 DistributedSource::~DistributedSource() {
@@ -135,7 +137,7 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
 
 void DistributedSource::open_session(const PluginRecord& plugin) {
   if (sessions_.count(plugin.name) || unavailable_.count(plugin.name)) return;
-  auto opened = std::make_unique<PluginSession>(plugin, settings_.device);
+  auto opened = std::make_unique<PluginSession>(plugin, isolation_.device);
   SessionFacts facts;
   facts.process = process_cpu_description();
   if (auto info = opened->device_info()) facts.device = to_json(*info);

@@ -7,6 +7,8 @@
 #pragma once
 
 #include "cells/cell_source.hpp"
+#include "cells/isolation_settings.hpp"
+#include "distribute/distributed_settings.hpp"
 #include "ranks/rank_group.hpp"
 
 #include <map>
@@ -15,16 +17,11 @@
 
 namespace plugbench {
 
-struct DistributedSettings {
-  int device = 0;
-  double timeout_s = 300;  // the longest one exchange waits for the other ranks; 0: no limit
-  Scaling scaling = Scaling::weak;
-  MpiStaging staging = MpiStaging::automatic;
-};
-
 class DistributedSource : public CellSource {
  public:
-  DistributedSource(RankGroup& ranks, const DistributedSettings& settings, FactsCallback on_facts);
+  // The isolation settings give the device and the longest one exchange waits for the other ranks.
+  DistributedSource(RankGroup& ranks, const DistributedSettings& settings,
+                    const IsolationSettings& isolation, FactsCallback on_facts);
   ~DistributedSource() override;
   DistributedSource(const DistributedSource&) = delete;
   DistributedSource& operator=(const DistributedSource&) = delete;
@@ -38,6 +35,7 @@ class DistributedSource : public CellSource {
   void open_session(const PluginRecord& plugin);
 
   DistributedSettings settings_;
+  IsolationSettings isolation_;
   FactsCallback on_facts_;
   std::unique_ptr<RankExchange> all_;
   std::unique_ptr<RankExchange> alone_;

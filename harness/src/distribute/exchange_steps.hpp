@@ -4,6 +4,7 @@
 // buffers themselves (device memory to a CUDA-aware MPI, or host memory), or pinned host copies.
 #pragma once
 
+#include "distribute/distributed_settings.hpp"
 #include "load/plugin_session.hpp"
 #include "measure/run_settings.hpp"
 #include "ranks/rank_exchange.hpp"

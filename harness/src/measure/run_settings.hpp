@@ -14,11 +14,6 @@ enum class HostMemoryMode { pageable, pinned, both };
 // process: each plugin's cells run in a worker process of its own (docs/fault-isolation.md);
 // none: in the harness's own process, as a debugger wants it.
 enum class IsolationMode { process, none };
-// Distributed workloads (docs/mpi.md): --scaling weak (n per rank) or strong (n in total, split
-// across the ranks); --mpi-staging: device buffers handed to MPI directly, staged through pinned
-// host memory, or whichever the MPI library allows (auto).
-enum class Scaling { weak, strong };
-enum class MpiStaging { automatic, host, direct };
 // interleaved: a problem's cells held open together and sampled in rounds, one sample of each per
 // round in a fresh random order (docs/measurement.md); sequential: one cell's samples after
 // another's, as plugbench measured before rounds.
@@ -33,10 +28,6 @@ inline constexpr EnumName<HostMemoryMode> kHostMemoryModeNames[] = {
     {HostMemoryMode::both, "both"}};
 inline constexpr EnumName<IsolationMode> kIsolationModeNames[] = {
     {IsolationMode::process, "process"}, {IsolationMode::none, "none"}};
-inline constexpr EnumName<Scaling> kScalingNames[] = {{Scaling::weak, "weak"},
-                                                      {Scaling::strong, "strong"}};
-inline constexpr EnumName<MpiStaging> kMpiStagingNames[] = {
-    {MpiStaging::host, "host"}, {MpiStaging::direct, "direct"}, {MpiStaging::automatic, "auto"}};
 inline constexpr EnumName<MeasurementOrder> kMeasurementOrderNames[] = {
     {MeasurementOrder::interleaved, "interleaved"}, {MeasurementOrder::sequential, "sequential"}};
 
@@ -48,12 +39,6 @@ inline const char* to_string(HostMemoryMode mode) {
 }
 inline const char* to_string(IsolationMode mode) {
   return name_in(kIsolationModeNames, mode);
-}
-inline const char* to_string(Scaling scaling) {
-  return name_in(kScalingNames, scaling);
-}
-inline const char* to_string(MpiStaging staging) {
-  return name_in(kMpiStagingNames, staging);
 }
 inline const char* to_string(MeasurementOrder order) {
   return name_in(kMeasurementOrderNames, order);

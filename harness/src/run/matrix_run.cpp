@@ -107,7 +107,7 @@ void write_rank_tables(TableWriter& tables, const PlannedProblem& planned,
           : rank_spread_table(spec.workload->name(), spec.distribution, spec.shape, spreads, hosts);
   if (!cut_note.empty()) spread.notes.push_back(cut_note);
   tables.write(spread);
-  if (!options.per_rank) return;
+  if (!options.mpi.per_rank) return;
   std::map<int, std::vector<CellResult>> by_rank;
   for (const CellResult& cell : cells) by_rank[cell.rank].push_back(cell);
   for (const auto& [rank, rank_cells] : by_rank) {
@@ -180,11 +180,11 @@ int report_and_record(RunRecord& run, const RunRequest& options,
        << busy_summary(run.cells);
   bool slow_ranks = false;
   if (several_ranks) {
-    describe_rank_sharing(run.mpi, options.mpi_lockstep, run.cells, text);
+    describe_rank_sharing(run.mpi, options.mpi.lockstep(), run.cells, text);
     slow_ranks = report_slow_ranks(run.spreads, hosts, text);
     // A slow rank is a finding, not a failure: a non-zero exit makes mpirun say the job was
     // aborted after a run that succeeded. CI asks for exit 6 with --fail-on-slow-rank.
-    if (slow_ranks && !options.fail_on_slow_rank) {
+    if (slow_ranks && !options.mpi.fail_on_slow_rank) {
       text << "(a slow rank is reported, not failed: the exit code stays 0; --fail-on-slow-rank "
               "makes it 6, for CI)\n";
     }
@@ -195,7 +195,8 @@ int report_and_record(RunRecord& run, const RunRequest& options,
 
   int exit_code = run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
   if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
-  if (exit_code == kExitOk && slow_ranks && options.fail_on_slow_rank) exit_code = kExitSlowRank;
+  if (exit_code == kExitOk && slow_ranks && options.mpi.fail_on_slow_rank)
+    exit_code = kExitSlowRank;
   const nlohmann::json document = results_document(run, options, plugins, crossovers);
   if (options.export_format) {
     // The export is made from the document as written, so it holds what the file holds.
@@ -299,15 +300,12 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
   };
   std::unique_ptr<CellSource> source = make_cell_source(options.isolation, stop_fd(), on_facts);
   // Distributed cells run in this process: MPI between the plugin's calls, on its buffers.
-  DistributedSource in_rank(
-      ranks,
-      {options.isolation.device, options.isolation.timeout_s, options.scaling, options.mpi_staging},
-      on_facts);
+  DistributedSource in_rank(ranks, options.distributed, options.isolation, on_facts);
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
   const RunSettings& settings = options.measure;
   TableWriter tables(options.export_format ? std::cerr : std::cout, options.format);
-  RankMeetings meetings(ranks, options.mpi_lockstep, options.isolation.timeout_s);
+  RankMeetings meetings(ranks, options.mpi.lockstep(), options.isolation.timeout_s);
   // Each meeting's bound past the longest cell; the first waits for the others' calibration.
   const double gather_bound_s =
       options.isolation.timeout_s > 0 ? options.isolation.timeout_s + kCalibrationBound_s : 0;
@@ -352,7 +350,7 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
         tables.write(table);
       } else {
         std::vector<RankSpread> spreads =
-            spread_over_ranks(cells, options.outlier_threshold, ranks.place().ranks);
+            spread_over_ranks(cells, options.mpi.outlier_threshold, ranks.place().ranks);
         // A distributed cell's ranks wait for each other in every sample: no rank is slow alone.
         if (distributed) {
           for (RankSpread& spread : spreads) spread.slow.clear();

@@ -26,8 +26,8 @@ nlohmann::json settings_json(const RunRequest& options, const RunRecord& run) {
       {"isolation", to_string(options.isolation.mode)},
       {"timeout_s", options.isolation.timeout_s},
       {"max_restarts", options.isolation.max_restarts},
-      {"mpi_sync", options.mpi_lockstep ? "lockstep" : "none"},
-      {"outlier_threshold", options.outlier_threshold}};
+      {"mpi_sync", to_string(options.mpi.sync)},
+      {"outlier_threshold", options.mpi.outlier_threshold}};
 }
 
 // The plugin as loaded, with the peaks its cells were held to and the CPUs its process could use.

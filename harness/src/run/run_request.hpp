@@ -4,8 +4,10 @@
 #pragma once
 
 #include "cells/isolation_settings.hpp"
+#include "distribute/distributed_settings.hpp"
 #include "measure/run_settings.hpp"
 #include "plan/plan_settings.hpp"
+#include "ranks/rank_settings.hpp"
 #include "render/text_table.hpp"
 #include "results/export_format.hpp"
 
@@ -23,12 +25,9 @@ struct RunRequest {
   std::optional<std::uint64_t> order_seed;  // --order-seed; empty: a fresh one, recorded
   // --isolation, --device, --timeout, --max-restarts, --plugin-output-to-stderr
   IsolationSettings isolation;
-  Scaling scaling = Scaling::weak;                 // distributed workloads: n per rank or in total
-  MpiStaging mpi_staging = MpiStaging::automatic;  // how device buffers reach MPI
-  bool mpi_lockstep = true;         // --mpi-sync lockstep: the ranks start each cell together
-  bool per_rank = false;            // --per-rank: every rank's table too
-  double outlier_threshold = 0.10;  // a rank this much slower than the median is slow
-  bool fail_on_slow_rank = false;   // --fail-on-slow-rank: a slow rank makes the exit code 6
+  DistributedSettings distributed;  // --scaling, --mpi-staging
+  // --mpi-sync, --rank-cpus, --per-rank, --outlier-threshold, --fail-on-slow-rank
+  RankSettings mpi;
   OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
   std::optional<ExportFormat> export_format;    // --format gbench|bmf|gab: stdout holds it
   bool quiet = false;
