@@ -3,6 +3,7 @@
 // export written an entry at a time, the same text as the document it stands for.
 #include "results/exports.hpp"
 #include "results/results_reader.hpp"
+#include "results/run_context.hpp"
 #include "results/streamed_results.hpp"
 #include "test_support.hpp"
 
@@ -107,6 +108,55 @@ TEST(ResultsReader, CellsAreTypedAndTheirJsonKeptOnlyWhenAsked) {
     EXPECT_EQ(dropped.cells[i].shape.n, whole["results"][i]["n"].get<std::uint64_t>());
     EXPECT_EQ(to_json(dropped.cells[i]), to_json(kept.cells[i]));
   }
+}
+
+// The context is typed once when a file is read: what a run writes reads back the same, and a
+// field of the wrong type (a file edited by hand, an older one) is left blank, never an error.
+TEST(ResultsReader, TheContextIsTypedAndWhatIsWrittenReadsBackTheSame) {
+  HostFacts host;
+  host.name = "node7";
+  host.cpu = "Some CPU";
+  host.logical_cores = 16;
+  host.memory_bytes = std::uint64_t{128} << 30;
+  host.environment["OMP_PLACES"] = "cores";
+  host.frequency_scaling = {{"scaling", nullptr}};
+  BuildFacts build{"0.1.0", "abc123-dirty", "abc123", "GNU 13.3.0", "off"};
+  nlohmann::json context = {{"time", "2026-12-05T16:00:00Z"},
+                            {"host", to_json(host)},
+                            {"build", to_json(build)},
+                            {"settings", {{"cache", "cold"}, {"repetitions", 10}}},
+                            {"devices", {{{"name", "NVIDIA H200"}, {"driver_version", "13.0"}}}},
+                            {"peaks",
+                             {{{"memory_space", "host"}, {"pattern", "read"}, {"gbps", 98.5}},
+                              {{"memory_space", "host"}, {"gbps", "fast"}}}},
+                            {"plugins",
+                             {{{"name", "openmp"},
+                               {"memory_space", "host"},
+                               {"process", {{"cpus", 16}, {"openmp_threads", 16}}}}}}};
+  RunContext run = run_context_from_json(context);
+  EXPECT_EQ(to_json(run.host), to_json(host));
+  EXPECT_EQ(to_json(run.build), to_json(build));
+  EXPECT_EQ(run.settings.repetitions, "10");
+  ASSERT_EQ(run.devices.size(), 1u);
+  EXPECT_EQ(run.devices[0].name, "NVIDIA H200");
+  ASSERT_EQ(run.peaks.size(), 1u);  // the one without a number is left out
+  EXPECT_EQ(run.peaks[0].gbps, 98.5);
+  ASSERT_EQ(run.plugins.size(), 1u);
+  EXPECT_EQ(run.plugins[0].cpus, std::optional<std::uint64_t>(16));
+
+  context["host"]["logical_cores"] = "sixteen";
+  context["host"]["memory_bytes"] = -1;
+  context["build"] = "not an object";
+  context["settings"]["repetitions"] = "automatic";
+  context["plugins"][0]["process"]["cpus"] = 1.5;
+  run = run_context_from_json(context);
+  EXPECT_EQ(run.host.logical_cores, 0u);
+  EXPECT_EQ(run.host.memory_bytes, 0u);
+  EXPECT_EQ(run.host.name, "node7");
+  EXPECT_EQ(run.build.git_commit, "");
+  EXPECT_EQ(run.settings.repetitions, "automatic");
+  EXPECT_FALSE(run.plugins[0].cpus);
+  EXPECT_TRUE(run_context_from_json(nlohmann::json::array()).host.name.empty());
 }
 
 TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {

@@ -205,8 +205,8 @@ std::string summary_text(const std::vector<CellComparison>& comparisons) {
 FileComparison compare_sides(const ComparedSide& base, const ComparedSide& current,
                              const CompareSettings& settings, ComparisonColumns columns) {
   std::vector<CellComparison> comparisons = compare_cells(base.cells, current.cells, settings);
-  Facts base_facts = machine_facts(base.files.front()->document);
-  Facts current_facts = machine_facts(current.files.front()->document);
+  Facts base_facts = machine_facts(base.files.front()->context);
+  Facts current_facts = machine_facts(current.files.front()->context);
   std::vector<std::string> differences = hardware_differences(base_facts, current_facts);
   const bool machines_differ = !differences.empty();
   // A slower cell on other hardware is the hardware's doing: a wrong answer or a crash is still

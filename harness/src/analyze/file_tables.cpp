@@ -23,7 +23,7 @@ TextTable run_table(const ResultsFile& file) {
   TextTable table;
   table.title = "results file: " + file.path;
   table.columns = {{"", "fact", true}, {"", "value", true}};
-  for (const auto& [fact, value] : machine_facts(file.document)) {
+  for (const auto& [fact, value] : machine_facts(file.context)) {
     if (!value.empty()) table.rows.push_back({{fact, value}, ""});
   }
   std::string command = text_at(file.document, "/context/command_line");

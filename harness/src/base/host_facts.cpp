@@ -89,23 +89,23 @@ nlohmann::json process_cpu_description() {
   return {{"cpus", cpus}, {"openmp_threads", omp_get_max_threads()}};
 }
 
-nlohmann::json host_description() {
+HostFacts host_description() {
   struct utsname uts {};
   uname(&uts);
   long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
-  nlohmann::json host;
-  host["name"] = host_name();
-  host["cpu"] = first_field("/proc/cpuinfo", "model name");
-  host["logical_cores"] = std::thread::hardware_concurrency();
-  host["openmp_threads"] = omp_get_max_threads();
-  host["memory_bytes"] = pages > 0 && page_size > 0 ? std::uint64_t(pages) * page_size : 0;
-  host["os"] = first_field("/etc/os-release", "PRETTY_NAME");
-  host["kernel"] = std::string(uts.sysname) + " " + uts.release;
-  host["architecture"] = uts.machine;
+  HostFacts host;
+  host.name = host_name();
+  host.cpu = first_field("/proc/cpuinfo", "model name");
+  host.logical_cores = std::thread::hardware_concurrency();
+  host.openmp_threads = static_cast<std::uint64_t>(omp_get_max_threads());
+  host.memory_bytes = pages > 0 && page_size > 0 ? std::uint64_t(pages) * page_size : 0;
+  host.os = first_field("/etc/os-release", "PRETTY_NAME");
+  host.kernel = std::string(uts.sysname) + " " + uts.release;
+  host.architecture = uts.machine;
   for (const char* variable : {"OMP_NUM_THREADS", "OMP_PLACES", "OMP_PROC_BIND"}) {
-    if (const char* value = std::getenv(variable)) host["environment"][variable] = value;
+    if (const char* value = std::getenv(variable)) host.environment[variable] = value;
   }
-  host["frequency_scaling"] = to_json(read_frequency_scaling());
+  host.frequency_scaling = to_json(read_frequency_scaling());
   return host;
 }
 
@@ -125,27 +125,27 @@ std::string current_commit() {
   return text;
 }
 
-nlohmann::json describe_build() {
-  nlohmann::json build;
-  build["harness_version"] = PLUGBENCH_VERSION;
-  build["git_commit_at_build"] = PLUGBENCH_GIT_COMMIT;
+BuildFacts describe_build() {
+  BuildFacts build;
+  build.harness_version = PLUGBENCH_VERSION;
+  build.git_commit_at_build = PLUGBENCH_GIT_COMMIT;
   std::string now = PLUGBENCH_GIT_COMMIT_GIVEN ? "" : current_commit();
-  build["git_commit"] = now.empty() ? PLUGBENCH_GIT_COMMIT : now;
-  build["compiler"] = PLUGBENCH_COMPILER;
+  build.git_commit = now.empty() ? PLUGBENCH_GIT_COMMIT : now;
+  build.compiler = PLUGBENCH_COMPILER;
 #ifdef NDEBUG
-  build["assertions"] = "off";
+  build.assertions = "off";
 #else
-  build["assertions"] = "on";
+  build.assertions = "on";
 #endif
   return build;
 }
 
 }  // namespace
 
-nlohmann::json build_description() {
+BuildFacts build_description() {
   // Once per process, the first time at the run's start (matrix_run.cpp): a rank stopped by its
   // launcher has about a second to write its file, and git may take longer on a busy machine.
-  static const nlohmann::json build = describe_build();
+  static const BuildFacts build = describe_build();
   return build;
 }
 

@@ -3,15 +3,39 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace plugbench {
 
-// host name, CPU model, logical cores, OpenMP threads, memory, OS, kernel.
-nlohmann::json host_description();
+// The machine a run ran on, as its results file records it (results/run_context.hpp reads and
+// writes it). A number a file does not hold is 0, a text "".
+struct HostFacts {
+  std::string name;
+  std::string cpu;  // the model name
+  std::uint64_t logical_cores = 0;
+  std::uint64_t openmp_threads = 0;  // the default team size
+  std::uint64_t memory_bytes = 0;
+  std::string os;
+  std::string kernel;
+  std::string architecture;
+  std::map<std::string, std::string> environment;  // OMP_NUM_THREADS, OMP_PLACES, OMP_PROC_BIND
+  nlohmann::json frequency_scaling;                // cpu_frequency.hpp's to_json
+};
 
-// harness version, git commit, compiler, build type.
-nlohmann::json build_description();
+// The harness's build: its version, the commit (now and when built), compiler and assertions.
+struct BuildFacts {
+  std::string harness_version;
+  std::string git_commit;
+  std::string git_commit_at_build;
+  std::string compiler;
+  std::string assertions;  // "on" or "off"
+};
+
+// This machine and this build.
+HostFacts host_description();
+BuildFacts build_description();
 
 // What this process's OpenMP team may use: {"cpus": the CPUs of its places (without places, of
 // its CPU mask), "openmp_threads": the default team size}. Each plugin's worker reports its own.

@@ -3,24 +3,19 @@
 
 #include "base/text_list.hpp"
 #include "render/figure_text.hpp"
-#include "results/results_reader.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <optional>
 
 namespace plugbench {
 namespace {
 
 // Distinct values of a field over the devices, joined: "NVIDIA H200" or "none".
-std::string device_field(const nlohmann::json& document, const std::string& field) {
+std::string device_field(const std::vector<DeviceFacts>& devices, std::string DeviceFacts::*field) {
   std::vector<std::string> values;
-  if (const nlohmann::json* devices = array_at(document, "/context/devices")) {
-    for (const nlohmann::json& device : *devices) {
-      std::string value = text_at(device, "/" + field);
-      if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end()) {
-        values.push_back(value);
-      }
+  for (const DeviceFacts& device : devices) {
+    const std::string& value = device.*field;
+    if (!value.empty() && std::find(values.begin(), values.end(), value) == values.end()) {
+      values.push_back(value);
     }
   }
   return values.empty() ? "none" : join(values);
@@ -28,33 +23,26 @@ std::string device_field(const nlohmann::json& document, const std::string& fiel
 
 // "copy 39.1 GB/s, read 41.7 GB/s" (the first of each pattern: every device plugin calibrates its
 // own); a file from before peaks had patterns gives the copy rate alone.
-std::string peak_text(const nlohmann::json& document, const std::string& memory_space) {
-  const nlohmann::json* peaks = array_at(document, "/context/peaks");
-  if (!peaks) return "";
+std::string peak_text(const std::vector<PeakBandwidth>& peaks, const std::string& memory_space) {
   std::vector<std::string> seen, parts;
-  for (const nlohmann::json& peak : *peaks) {
-    std::optional<double> gbps = number_at(peak, "/gbps");
-    if (text_at(peak, "/memory_space") != memory_space || !gbps) continue;
-    std::string pattern = text_at(peak, "/pattern");
-    if (std::find(seen.begin(), seen.end(), pattern) != seen.end()) continue;
-    seen.push_back(pattern);
-    parts.push_back((pattern.empty() ? "" : pattern + " ") + format_rate(gbps) + " GB/s");
+  for (const PeakBandwidth& peak : peaks) {
+    if (peak.memory_space != memory_space) continue;
+    if (std::find(seen.begin(), seen.end(), peak.pattern) != seen.end()) continue;
+    seen.push_back(peak.pattern);
+    parts.push_back((peak.pattern.empty() ? "" : peak.pattern + " ") + format_rate(peak.gbps) +
+                    " GB/s");
   }
   return join(parts);
 }
 
 // What each host plugin's cells could use, from its process's report: "openmp 16 CPUs 16
 // threads, ...". A plugin whose worker was confined to fewer CPUs than the host has shows here.
-std::string host_plugin_cpus(const nlohmann::json& document) {
+std::string host_plugin_cpus(const std::vector<PluginFacts>& plugins) {
   std::vector<std::string> parts;
-  if (const nlohmann::json* plugins = array_at(document, "/context/plugins")) {
-    for (const nlohmann::json& plugin : *plugins) {
-      std::optional<double> cpus = number_at(plugin, "/process/cpus");
-      std::optional<double> threads = number_at(plugin, "/process/openmp_threads");
-      if (text_at(plugin, "/memory_space") != "host" || !cpus || !threads) continue;
-      parts.push_back(text_at(plugin, "/name") + " " + number_text(*cpus, "%.0f") + " CPUs " +
-                      number_text(*threads, "%.0f") + " threads");
-    }
+  for (const PluginFacts& plugin : plugins) {
+    if (plugin.memory_space != "host" || !plugin.cpus || !plugin.openmp_threads) continue;
+    parts.push_back(plugin.name + " " + std::to_string(*plugin.cpus) + " CPUs " +
+                    std::to_string(*plugin.openmp_threads) + " threads");
   }
   return join(parts);
 }
@@ -62,35 +50,33 @@ std::string host_plugin_cpus(const nlohmann::json& document) {
 }  // namespace
 
 // What describes the machine, the build and the settings, in the order the header shows them.
-Facts machine_facts(const nlohmann::json& document) {
-  std::string cpu = text_at(document, "/context/host/cpu");
-  if (std::optional<double> cores = number_at(document, "/context/host/logical_cores")) {
-    cpu += " (" + number_text(*cores, "%.0f") + " logical cores)";
+Facts machine_facts(const RunContext& run) {
+  std::string cpu = run.host.cpu;
+  if (run.host.logical_cores > 0) {
+    cpu += " (" + std::to_string(run.host.logical_cores) + " logical cores)";
   }
   std::string memory;
-  if (std::optional<double> bytes = number_at(document, "/context/host/memory_bytes")) {
-    memory = number_text(*bytes / (1024.0 * 1024 * 1024), "%.0f") + " GiB";
+  if (run.host.memory_bytes > 0) {
+    memory =
+        number_text(static_cast<double>(run.host.memory_bytes) / (1024.0 * 1024 * 1024), "%.0f") +
+        " GiB";
   }
-  std::string repetitions = text_at(document, "/context/settings/repetitions");  // "automatic"
-  if (std::optional<double> count = number_at(document, "/context/settings/repetitions")) {
-    repetitions = number_text(*count, "%.0f");
-  }
-  return {{"host", text_at(document, "/context/host/name")},
+  return {{"host", run.host.name},
           {"CPU", cpu},
           {"memory", memory},
-          {"host plugins ran on", host_plugin_cpus(document)},
-          {"OS", text_at(document, "/context/host/os")},
-          {"GPU", device_field(document, "name")},
-          {"GPU driver", device_field(document, "driver_version")},
-          {"CUDA runtime", device_field(document, "runtime_version")},
-          {"compiler", text_at(document, "/context/build/compiler")},
-          {"harness", text_at(document, "/context/build/harness_version")},
-          {"git commit", text_at(document, "/context/build/git_commit")},
-          {"run at", text_at(document, "/context/time")},
-          {"cache", text_at(document, "/context/settings/cache")},
-          {"repetitions", repetitions},
-          {"host peak", peak_text(document, "host")},
-          {"device peak", peak_text(document, "device")}};
+          {"host plugins ran on", host_plugin_cpus(run.plugins)},
+          {"OS", run.host.os},
+          {"GPU", device_field(run.devices, &DeviceFacts::name)},
+          {"GPU driver", device_field(run.devices, &DeviceFacts::driver_version)},
+          {"CUDA runtime", device_field(run.devices, &DeviceFacts::runtime_version)},
+          {"compiler", run.build.compiler},
+          {"harness", run.build.harness_version},
+          {"git commit", run.build.git_commit},
+          {"run at", run.time},
+          {"cache", run.settings.cache},
+          {"repetitions", run.settings.repetitions},
+          {"host peak", peak_text(run.peaks, "host")},
+          {"device peak", peak_text(run.peaks, "device")}};
 }
 
 }  // namespace plugbench

@@ -3,7 +3,7 @@
 // `harness compare` and `harness show`.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "results/run_context.hpp"
 
 #include <string>
 #include <utility>
@@ -14,6 +14,6 @@ namespace plugbench {
 using Facts = std::vector<std::pair<std::string, std::string>>;
 
 // In the order the headers show them; a fact the file does not hold is "".
-Facts machine_facts(const nlohmann::json& document);
+Facts machine_facts(const RunContext& run);
 
 }  // namespace plugbench

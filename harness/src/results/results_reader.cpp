@@ -321,7 +321,8 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path,
     refuse(path, "not a plugbench results file: 'results' is not an array");
   }
   cell_reader.check(path);
-  ResultsFile file{path, std::move(document), cell_reader.take_cells(),
+  RunContext context = run_context_from_json(document["context"]);
+  ResultsFile file{path, std::move(document), std::move(context), cell_reader.take_cells(),
                    cell_json == CellJson::kept};
   if (file.cell_json_kept) file.document["results"] = cell_reader.take_cell_documents();
   return file;

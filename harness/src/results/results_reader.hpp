@@ -4,6 +4,7 @@
 #pragma once
 
 #include "measure/cell_result.hpp"
+#include "results/run_context.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,7 @@ struct ResultsFile {
   // At kSchemaVersion (an older file is migrated, where a step exists). "results" holds the cells'
   // JSON only where the file was read with CellJson::kept, and is an empty array otherwise.
   nlohmann::json document;
+  RunContext context;             // the document's context, typed
   std::vector<CellResult> cells;  // every cell, typed, in the file's order
   bool cell_json_kept = false;
 };

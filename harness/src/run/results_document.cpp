@@ -4,6 +4,7 @@
 #include "analyze/rank_table.hpp"
 #include "base/host_facts.hpp"
 #include "results/results_json.hpp"
+#include "results/run_context.hpp"
 
 namespace plugbench {
 namespace {
@@ -62,8 +63,8 @@ nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
   nlohmann::json& context = document["context"];
   context["time"] = utc_timestamp();
   context["command_line"] = options.command_line;
-  context["host"] = host_description();
-  context["build"] = build_description();
+  context["host"] = to_json(host_description());
+  context["build"] = to_json(build_description());
   context["settings"] = settings_json(options, run);
   context["devices"] = run.devices;
   context["peaks"] = nlohmann::json::array();

@@ -1,0 +1,58 @@
+// run_context.hpp: what a results file says about its run besides the cells (context in the
+// schema), typed: read once when the file is read, so that the commands read fields, and written
+// from the same structs, so that what is read is what was written. Parts not typed yet stay JSON in
+// the document (settings, devices' details, plugins' kernels, MPI ranks).
+#pragma once
+
+#include "base/host_facts.hpp"
+#include "measure/calibration.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plugbench {
+
+// A device as the plugin that opened it reported it.
+struct DeviceFacts {
+  std::string name;
+  std::string driver_version;
+  std::string runtime_version;
+};
+
+// A loaded plugin and, where its worker reported them, the CPUs and threads its cells could use.
+struct PluginFacts {
+  std::string name;
+  std::string memory_space;  // "host" or "device"
+  std::optional<std::uint64_t> cpus;
+  std::optional<std::uint64_t> openmp_threads;
+};
+
+// The settings the commands show of a run.
+struct SettingsFacts {
+  std::string cache;        // "cold" or "warm"
+  std::string repetitions;  // "automatic" or a count
+  std::optional<double> outlier_threshold;
+};
+
+struct RunContext {
+  std::string time;  // "2026-11-30T17:02:03Z"
+  HostFacts host;
+  BuildFacts build;
+  SettingsFacts settings;
+  std::vector<DeviceFacts> devices;
+  std::vector<PeakBandwidth> peaks;  // memory space, pattern and rate (the rest is not read)
+  std::vector<PluginFacts> plugins;
+};
+
+nlohmann::json to_json(const HostFacts& host);
+nlohmann::json to_json(const BuildFacts& build);
+
+// A file's context, leniently: a field missing or of another type (an older file, one edited by
+// hand) is left empty, never an error: what the commands show of it is then blank.
+RunContext run_context_from_json(const nlohmann::json& context);
+
+}  // namespace plugbench
