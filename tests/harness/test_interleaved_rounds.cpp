@@ -2,6 +2,7 @@
 // each sample sat and the seed that ordered them are in the file, the same seed gives the same
 // order, ratios are taken round by round with an interval, the old order stays one option away,
 // and a crash in one cell leaves the other cells of its worker their samples.
+#include "analyze/report_table.hpp"
 #include "measure/paired_ratios.hpp"
 #include "test_support.hpp"
 
@@ -225,7 +226,7 @@ TEST(InterleavedRounds, ACellThatDoesNotFitBesideTheOthersIsMeasuredAfterThemAlo
   EXPECT_FALSE(twin.contains("paired")) << twin.dump();  // no round holds its baseline's sample
   EXPECT_TRUE(contains(r.out,
                        "fake_device/fake_loop_twin: measured after the others, in rounds of "
-                       "its own: beside them it ran out of memory"))
+                       "its own: beside them it ran out of memory; its speedup is not paired"))
       << r.out;
   // Shown again from the file.
   CommandResult shown = run_harness({"show", path});
@@ -239,6 +240,31 @@ TEST(InterleavedRounds, ACellThatDoesNotFitBesideTheOthersIsMeasuredAfterThemAlo
     EXPECT_EQ(cell_named(results, "fake_device", variant)["status"], "oom") << variant;
   }
   EXPECT_EQ(cell_named(results, "cpu_serial", "loop")["status"], "ok");
+}
+
+// Where the cell measured apart is the baseline, no speedup of its problem is paired: the note says
+// so, not only of the one cell.
+TEST(InterleavedRounds, ABaselineMeasuredApartSaysNoSpeedupIsPaired) {
+  CellResult base, other;
+  base.plugin = "cpu_serial";
+  base.variant = "loop";
+  base.status = other.status = "ok";
+  base.baseline = other.baseline = "cpu_serial/loop";
+  other.plugin = "openmp";
+  other.variant = "parallel_for";
+  base.rounds = SampleRounds{};
+  base.rounds->apart = true;
+  const auto noted = [&](const std::string& note) {
+    const std::vector<std::string> notes =
+        problem_table("reduce", "mod100", Shape{1000, 1000, 1}, {base, other}, "cpu_serial").notes;
+    return std::find(notes.begin(), notes.end(), note) != notes.end();
+  };
+  const std::string said =
+      "cpu_serial/loop: measured after the others, in rounds of its own: "
+      "beside them it ran out of memory; ";
+  EXPECT_TRUE(noted(said + "it is the baseline, so no speedup in this table is paired"));
+  base.baseline = other.baseline = "openmp/parallel_for";
+  EXPECT_TRUE(noted(said + "its speedup is not paired"));
 }
 
 }  // namespace

@@ -157,6 +157,11 @@ TEST(ResultsReader, TheContextIsTypedAndWhatIsWrittenReadsBackTheSame) {
   EXPECT_EQ(run.settings.repetitions, "automatic");
   EXPECT_FALSE(run.plugins[0].cpus);
   EXPECT_TRUE(run_context_from_json(nlohmann::json::array()).host.name.empty());
+
+  // A file without a context is read as it is: the history knows a file by its document's digest.
+  const ResultsFile bare = parse_results_text(R"({"schema_version":2,"results":[]})", "bare.json");
+  EXPECT_FALSE(bare.document.contains("context")) << bare.document.dump();
+  EXPECT_TRUE(bare.context.host.name.empty());
 }
 
 TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {

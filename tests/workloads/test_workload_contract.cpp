@@ -52,6 +52,20 @@ TEST_P(EveryWorkload, GeneratesTheSameDataForTheSameSeed) {
   }
 }
 
+// The run calibrates the host peaks the workloads' peak_pattern names, before any problem exists:
+// the pattern a cell is then held to (its traffic's) must be that one, or it would be held to a
+// peak that was not measured.
+TEST_P(EveryWorkload, ItsPeakPatternIsItsTrafficsPattern) {
+  const ProblemData problem = w.generate(w.shape_for_count(1000), w.distributions().front());
+  const Traffic traffic = w.traffic(problem, *w.reference(problem));
+  if (!traffic.work_unit.empty()) {
+    EXPECT_FALSE(w.peak_pattern()) << "measured in " << traffic.work_unit << ", not bytes";
+    return;
+  }
+  ASSERT_TRUE(w.peak_pattern());
+  EXPECT_EQ(*w.peak_pattern(), traffic.pattern);
+}
+
 TEST_P(EveryWorkload, UnknownDistributionThrowsNamingTheValidOnes) {
   try {
     w.generate(w.shape_for_count(10), "no_such_distribution");

@@ -123,11 +123,18 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
     }
   }
   for (const CellResult& cell : cells) {
-    if (cell.rounds && cell.rounds->apart) {
-      table.notes.push_back(cell.plugin + "/" + cell.variant +
-                            ": measured after the others, in rounds of its own: beside them it "
-                            "ran out of memory; no paired ratios");
-    }
+    if (!cell.rounds || !cell.rounds->apart) continue;
+    // No round holds both this cell's sample and the baseline's: the speedups with it are not
+    // paired, every other cell's too where it is the baseline.
+    const std::string name = cell.plugin + "/" + cell.variant;
+    const bool is_baseline = std::any_of(cells.begin(), cells.end(), [&](const CellResult& other) {
+      return &other != &cell && other.baseline == name;
+    });
+    table.notes.push_back(name +
+                          ": measured after the others, in rounds of its own: beside them it ran "
+                          "out of memory; " +
+                          (is_baseline ? "it is the baseline, so no speedup in this table is paired"
+                                       : "its speedup is not paired"));
   }
   for (const CellResult& cell : cells) {
     if (cell.machine_load && cell.machine_load->busy) {

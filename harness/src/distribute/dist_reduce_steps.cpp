@@ -38,7 +38,7 @@ class ReduceSteps final : public ExchangeSteps {
       failure = std::current_exception();
     }
     agree_on_step(exchange_, failure, "reduce");
-    const Clock::time_point start = Clock::now();
+    const StepClock::time_point start = StepClock::now();
     if (staged_sum_) {
       sum_.copy_out(staged_sum_->get(), sizeof(std::int64_t));
       exchange_.allreduce_sum(static_cast<std::int64_t*>(staged_sum_->get()), 1);

@@ -41,7 +41,7 @@ class SortSteps final : public ExchangeSteps {
     }
     agree_on_step(exchange_, failure, "local sort");
 
-    const Clock::time_point start = Clock::now();
+    const StepClock::time_point start = StepClock::now();
     const int ranks = exchange_.ranks(), rank = exchange_.rank();
     const void* send = sorted_.get();
     if (staged_send_) {

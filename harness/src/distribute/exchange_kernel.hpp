@@ -13,10 +13,10 @@
 
 namespace plugbench {
 
-using Clock = std::chrono::steady_clock;
+using StepClock = std::chrono::steady_clock;
 
-inline double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+inline double ms_since(StepClock::time_point start) {
+  return std::chrono::duration<double, std::milli>(StepClock::now() - start).count();
 }
 
 // One kernel call's buffers: inputs and outputs in the plugin's memory, with its workspace.

@@ -106,8 +106,13 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     slot.pattern = step.host_pattern;
     take(slot, std::move(step));
   };
-  const auto any_open = [&] {
-    return std::any_of(slots.begin(), slots.end(), [](const Slot& slot) { return slot.open; });
+  // Whether another open cell holds memory of the space `slot`'s plugin allocates in (a host
+  // cell holds no device memory, so a device cell out of memory beside it would be so alone too).
+  const auto open_in_its_memory = [&](const Slot& slot) {
+    const pb_memory_space space = slot.planned->plugin->memory_space;
+    return std::any_of(slots.begin(), slots.end(), [&](const Slot& other) {
+      return other.open && other.planned->plugin->memory_space == space;
+    });
   };
 
   for (std::size_t i = 0; i < slots.size() && !halted; ++i) {
@@ -117,7 +122,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
       continue;
     }
     if (!meet() || stop != 0) continue;
-    const bool beside_others = any_open();
+    const bool beside_others = open_in_its_memory(slot);
     open(i, "");
     // A cell that does not fit beside the problem's other open cells (each holds its buffers until
     // it is finished) may fit alone: it is measured after them, in rounds of its own. Not where
