@@ -1,15 +1,12 @@
 // run_context.cpp: the typed context of a results file, to and from its JSON.
 #include "results/run_context.hpp"
 
+#include "results/results_reader.hpp"
+
 #include <cmath>
 
 namespace plugbench {
 namespace {
-
-std::string text_of(const nlohmann::json& object, const char* key) {
-  const auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
-}
 
 // A count: a non-negative whole number (JSON may hold it as a float).
 std::optional<std::uint64_t> count_of(const nlohmann::json& object, const char* key) {
@@ -36,14 +33,14 @@ const nlohmann::json& array_of(const nlohmann::json& object, const char* key) {
 
 HostFacts host_from_json(const nlohmann::json& j) {
   HostFacts host;
-  host.name = text_of(j, "name");
-  host.cpu = text_of(j, "cpu");
+  host.name = text_at(j, "/name");
+  host.cpu = text_at(j, "/cpu");
   host.logical_cores = count_of(j, "logical_cores").value_or(0);
   host.openmp_threads = count_of(j, "openmp_threads").value_or(0);
   host.memory_bytes = count_of(j, "memory_bytes").value_or(0);
-  host.os = text_of(j, "os");
-  host.kernel = text_of(j, "kernel");
-  host.architecture = text_of(j, "architecture");
+  host.os = text_at(j, "/os");
+  host.kernel = text_at(j, "/kernel");
+  host.architecture = text_at(j, "/architecture");
   for (const auto& [variable, value] : object_of(j, "environment").items()) {
     if (value.is_string()) host.environment[variable] = value.get<std::string>();
   }
@@ -54,8 +51,8 @@ HostFacts host_from_json(const nlohmann::json& j) {
 }
 
 BuildFacts build_from_json(const nlohmann::json& j) {
-  return {text_of(j, "harness_version"), text_of(j, "git_commit"),
-          text_of(j, "git_commit_at_build"), text_of(j, "compiler"), text_of(j, "assertions")};
+  return {text_at(j, "/harness_version"), text_at(j, "/git_commit"),
+          text_at(j, "/git_commit_at_build"), text_at(j, "/compiler"), text_at(j, "/assertions")};
 }
 
 }  // namespace
@@ -85,15 +82,15 @@ nlohmann::json to_json(const BuildFacts& build) {
 RunContext run_context_from_json(const nlohmann::json& context) {
   RunContext run;
   if (!context.is_object()) return run;
-  run.time = text_of(context, "time");
+  run.time = text_at(context, "/time");
   run.host = host_from_json(object_of(context, "host"));
   run.build = build_from_json(object_of(context, "build"));
   const nlohmann::json& settings = object_of(context, "settings");
-  run.settings.cache = text_of(settings, "cache");
+  run.settings.cache = text_at(settings, "/cache");
   if (const auto count = count_of(settings, "repetitions")) {
     run.settings.repetitions = std::to_string(*count);
   } else {
-    run.settings.repetitions = text_of(settings, "repetitions");  // "automatic"
+    run.settings.repetitions = text_at(settings, "/repetitions");  // "automatic"
   }
   if (const auto found = settings.find("outlier_threshold");
       found != settings.end() && found->is_number()) {
@@ -101,23 +98,23 @@ RunContext run_context_from_json(const nlohmann::json& context) {
   }
   for (const nlohmann::json& device : array_of(context, "devices")) {
     if (!device.is_object()) continue;
-    run.devices.push_back({text_of(device, "name"), text_of(device, "driver_version"),
-                           text_of(device, "runtime_version")});
+    run.devices.push_back({text_at(device, "/name"), text_at(device, "/driver_version"),
+                           text_at(device, "/runtime_version")});
   }
   for (const nlohmann::json& peak : array_of(context, "peaks")) {
     if (!peak.is_object()) continue;
     const auto gbps = peak.find("gbps");
     if (gbps == peak.end() || !gbps->is_number()) continue;  // no rate: nothing to show of it
     PeakBandwidth read;
-    read.memory_space = text_of(peak, "memory_space");
-    read.pattern = text_of(peak, "pattern");  // "": a file from before peaks had patterns
+    read.memory_space = text_at(peak, "/memory_space");
+    read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
     read.gbps = gbps->get<double>();
     run.peaks.push_back(read);
   }
   for (const nlohmann::json& plugin : array_of(context, "plugins")) {
     if (!plugin.is_object()) continue;
     const nlohmann::json& process = object_of(plugin, "process");
-    run.plugins.push_back({text_of(plugin, "name"), text_of(plugin, "memory_space"),
+    run.plugins.push_back({text_at(plugin, "/name"), text_at(plugin, "/memory_space"),
                            count_of(process, "cpus"), count_of(process, "openmp_threads")});
   }
   return run;
