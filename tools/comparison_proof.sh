@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # comparison_proof.sh: the evidence that `harness compare` neither cries wolf nor misses a real
 # slowdown on this machine (issue #33, docs/comparing-results.md): PAIRS A/A pairs of one build run
-# back to back (a b a b ...), and PAIRS A/B pairs where the fake_slowdown plugin is made 15 %
-# slower, beside cpu_serial and openmp; each pair compared alone, then 3, 5, ... runs a side.
+# back to back (a b a b ...), and AB_PAIRS A/B pairs where the fake_slowdown plugin is made 15 %
+# slower, beside cpu_serial and openmp; compared pair by pair (one run a side), in disjoint groups
+# of GROUP pairs (GROUP runs a side), and all pairs at once.
 #
-# usage: [PAIRS=3] tools/comparison_proof.sh BUILD_DIR OUT_DIR [harness options for every run...]
+# usage: [PAIRS=3] [AB_PAIRS=PAIRS] [GROUP=3] tools/comparison_proof.sh BUILD_DIR OUT_DIR [opts...]
 #   BUILD_DIR: a build with the tests (bin/harness, tests/fake_plugins/slowdown)
-#   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare, and
-#              K-runs-a-side.txt for K = 3, 5, ... up to PAIRS (the first K pairs of each kind)
+#   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare, pairs-I-J.txt
+#              for each disjoint group of GROUP pairs, and all-N-runs-a-side.txt
+#   opts:      harness options for every run
 # A run already in OUT_DIR is kept, so a stopped proof goes on where it stopped (a run is moved
-# into place only once it has finished).
+# into place only once it has finished), and with every run there it only compares.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,12p' >&2
+  sed -n 's/^# \{0,1\}//p' "$0" | sed -n '2,14p' >&2
   exit 2
 fi
 build=$1 out=$2
 shift 2
 pairs=${PAIRS:-3}
-[[ "$pairs" =~ ^[1-9][0-9]*$ ]] || { echo "comparison_proof: PAIRS='$pairs' is not a count" >&2; exit 2; }
+ab_pairs=${AB_PAIRS:-$pairs}
+group=${GROUP:-3}
+for count in "$pairs" "$ab_pairs" "$group"; do
+  [[ "$count" =~ ^[1-9][0-9]*$ ]] || {
+    echo "comparison_proof: PAIRS, AB_PAIRS and GROUP must be counts ('$count' is not)" >&2
+    exit 2
+  }
+done
 harness=$build/bin/harness
 slowdown=$build/tests/fake_plugins/slowdown
 for path in "$harness" "$slowdown/libplugbench_fake_slowdown.so"; do
@@ -37,25 +46,36 @@ run() {
   echo "comparison_proof: $file in $((SECONDS - started)) s" >&2
 }
 
-for ((i = 1; i <= pairs; ++i)); do
-  run "$out/aa/pair$i-a.json" "$@"
-  run "$out/aa/pair$i-b.json" "$@"
-  with_fake=(--plugin-dir "$slowdown" -p cpu_serial,openmp,fake_slowdown -w reduce "$@")
-  run "$out/ab/pair$i-a.json" "${with_fake[@]}"
-  PLUGBENCH_FAKE_SLOWDOWN=0.15 run "$out/ab/pair$i-b.json" "${with_fake[@]}"
+most=$((pairs > ab_pairs ? pairs : ab_pairs))
+for ((i = 1; i <= most; ++i)); do
+  if ((i <= pairs)); then
+    run "$out/aa/pair$i-a.json" "$@"
+    run "$out/aa/pair$i-b.json" "$@"
+  fi
+  if ((i <= ab_pairs)); then
+    with_fake=(--plugin-dir "$slowdown" -p cpu_serial,openmp,fake_slowdown -w reduce "$@")
+    run "$out/ab/pair$i-a.json" "${with_fake[@]}"
+    PLUGBENCH_FAKE_SLOWDOWN=0.15 run "$out/ab/pair$i-b.json" "${with_fake[@]}"
+  fi
 done
 
+# compare KIND OUTPUT FIRST LAST: pairs FIRST..LAST of KIND, their a runs against their b runs.
+compare() {
+  local kind=$1 output=$2 sides=() i
+  for ((i = $3; i <= $4; ++i)); do
+    sides+=(--base "$out/$kind/pair$i-a.json" --new "$out/$kind/pair$i-b.json")
+  done
+  "$harness" compare "${sides[@]}" >"$out/$kind/$output" || true
+}
 for kind in aa ab; do
-  for ((i = 1; i <= pairs; ++i)); do
-    "$harness" compare "$out/$kind/pair$i-a.json" "$out/$kind/pair$i-b.json" \
-      >"$out/$kind/pair$i-compare.txt" || true
-  done
-  for ((k = 3; k <= pairs; k += 2)); do
-    sides=()
-    for ((i = 1; i <= k; ++i)); do
-      sides+=(--base "$out/$kind/pair$i-a.json" --new "$out/$kind/pair$i-b.json")
+  count=$pairs
+  [ "$kind" = ab ] && count=$ab_pairs
+  for ((i = 1; i <= count; ++i)); do compare "$kind" "pair$i-compare.txt" "$i" "$i"; done
+  if ((group > 1)); then
+    for ((first = 1; first + group - 1 <= count; first += group)); do
+      compare "$kind" "pairs-$first-$((first + group - 1)).txt" "$first" $((first + group - 1))
     done
-    "$harness" compare "${sides[@]}" >"$out/$kind/$k-runs-a-side.txt" || true
-  done
-  grep -h "cells compared" "$out/$kind"/*.txt
+  fi
+  ((count > 1)) && compare "$kind" "all-$count-runs-a-side.txt" 1 "$count"
+  grep -h ": [0-9]* cells compared:" "$out/$kind"/*.txt | sed "s|$out/||g"
 done

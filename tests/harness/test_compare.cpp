@@ -532,6 +532,79 @@ TEST_F(Compare, TheReferenceLoopVetoesAVerdictWhereItMovedAsMuch) {
   EXPECT_EQ(row.at("why"), "on time (U over samples)");
 }
 
+// Several runs a side, each measured in rounds beside its baseline: the runs' level moves by a
+// quarter (the whole machine's state), which hides a 15 % slowdown from a test over the times;
+// the cell's time over the baseline's in the same rounds moves by 0.5 % between runs and shows it.
+// Where the baseline slowed with the cell (10 % of its 15 %), that ratio moved by less than the
+// threshold, surely (p < 0.05): too noisy, never slower.
+TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheRunsMovedTogether) {
+  // factor: every cell of the run; changed: the openmp reduce at 2^12 besides; baseline: the
+  // baseline's reduce at 2^12 besides; jitter: the run's per-round ratio noise.
+  auto run_with = [&](const std::string& name, double factor, double changed, double baseline,
+                      double jitter) {
+    nlohmann::json run = read_json(base_path());
+    for (nlohmann::json& cell : run["results"]) {
+      cell.erase("machine_load");
+      cell["rounds"].erase("reference");  // the time over the baseline decides here, not the loop
+      scale_kernel_time(cell, factor);
+      if (cell.contains("paired") && cell["baseline"] != cell["plugin"].get<std::string>() + "/" +
+                                                             cell["variant"].get<std::string>()) {
+        for (const char* key : {"median", "low", "high"}) {
+          cell["paired"]["speedup"][key] = cell["paired"]["speedup"][key].get<double>() / jitter;
+        }
+      }
+    }
+    nlohmann::json& cell = cell_of(run, "reduce", "openmp", 4096);
+    EXPECT_TRUE(cell.contains("paired") && cell["rounds"].is_object()) << cell.dump();
+    scale_kernel_time(cell, changed);
+    scale_kernel_time(cell_of(run, "reduce", "cpu_serial", 4096), baseline);
+    for (const char* key : {"median", "low", "high"}) {
+      cell["paired"]["speedup"][key] =
+          cell["paired"]["speedup"][key].get<double>() * baseline / changed;
+    }
+    return write(name, run);
+  };
+  auto compare = [&](const std::string& tag, double baseline) {
+    const std::vector<double> base_levels = {1.0, 1.3, 0.8}, new_levels = {0.9, 1.25, 1.1};
+    const std::vector<double> jitters = {1.0, 1.005, 0.995};
+    std::vector<std::string> arguments = {"compare", "--format", "csv"};
+    for (int i = 0; i < 3; ++i) {
+      const std::string number = std::to_string(i);
+      arguments.insert(
+          arguments.end(),
+          {"--base", run_with(tag + "a" + number + ".json", base_levels[i], 1.0, 1.0, jitters[i]),
+           "--new",
+           run_with(tag + "b" + number + ".json", new_levels[i], 1.15, baseline, jitters[2 - i])});
+    }
+    return run_harness(arguments);
+  };
+  CommandResult slowed = compare("paired_", 1.0);
+  EXPECT_EQ(slowed.exit_code, 1) << slowed.out << slowed.err;
+  for (const auto& row : csv_rows(slowed.out)) {
+    const bool changed =
+        row.at("workload") == "reduce" && row.at("plugin") == "openmp" && row.at("n") == "4096";
+    if (changed) {
+      EXPECT_EQ(row.at("verdict"), "slower") << row.at("why");
+      EXPECT_EQ(row.at("why"), "on time over cpu_serial/loop's in the same rounds (t over runs)");
+      EXPECT_EQ(row.at("paired_ratio"), "1.150");
+    } else {
+      // The runs' levels alone: nothing beyond the test (too noisy or same), never a verdict.
+      EXPECT_TRUE(row.at("verdict") == "same" || row.at("verdict") == "too noisy")
+          << row.at("plugin") << " " << row.at("why");
+    }
+  }
+  CommandResult together = compare("together_", 1.10);
+  EXPECT_EQ(together.exit_code, 0) << together.out << together.err;
+  const auto rows = csv_rows(together.out);
+  const auto& row = row_for(rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(row.at("verdict"), "too noisy") << row.at("why");
+  EXPECT_EQ(row.at("paired_ratio"), "1.045");
+  EXPECT_TRUE(contains(row.at("why"), "its baseline moved with it between the runs"))
+      << row.at("why");
+  // The baseline itself has no ratio over itself.
+  EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("paired_ratio"), "");
+}
+
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {
   nlohmann::json steady = base();
   set_samples(cell_of(steady, "scan", "cpu_serial", 4096),

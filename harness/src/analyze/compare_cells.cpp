@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -55,6 +56,27 @@ std::vector<double> normalized_samples(const CellResult& cell) {
   return normalized;
 }
 
+// The cell's time over its baseline's in the same rounds (1 / the median of the per-round
+// speedups), where it was measured in rounds beside a baseline that is not itself; a cell measured
+// apart has no pairing.
+std::optional<double> paired_time(const CellResult& cell) {
+  if (!cell.paired_speedup || !cell.rounds || cell.rounds->apart || cell.baseline.empty() ||
+      cell.baseline == cell.plugin + "/" + cell.variant) {
+    return std::nullopt;
+  }
+  const double speedup = cell.paired_speedup->median;
+  if (!std::isfinite(speedup) || speedup <= 0) return std::nullopt;
+  return 1 / speedup;
+}
+
+// The width of an interval on the log scale: how precisely a measure pins the ratio down.
+double log_width(const RatioEstimate& estimate) {
+  if (!std::isfinite(estimate.low) || !std::isfinite(estimate.high) || estimate.low <= 0) {
+    return std::numeric_limits<double>::infinity();
+  }
+  return std::log(estimate.high / estimate.low);
+}
+
 // A cell as its runs have it: the runs' figures gathered, their statuses folded into one (a
 // failed run, then a run without a time, decides).
 CellSide side_of(const std::vector<const CellResult*>& runs) {
@@ -75,6 +97,7 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   side.message = deciding->message;
   std::vector<double> gbps, percent;
   bool every_run_normalized = true;
+  bool every_run_paired = true;
   for (const CellResult* cell : runs) {
     if (cell->kernel) {
       if (std::optional<double> median = finite(cell->kernel->median_ms)) {
@@ -100,6 +123,13 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
     if (!normalized.empty()) {
       side.normalized.insert(side.normalized.end(), normalized.begin(), normalized.end());
     }
+    if (std::optional<double> paired = paired_time(*cell)) {
+      if (side.paired_baseline.empty()) side.paired_baseline = cell->baseline;
+      every_run_paired = every_run_paired && cell->baseline == side.paired_baseline;
+      side.run_paired.push_back(*paired);
+    } else {
+      every_run_paired = false;
+    }
     // A busy run's load is the side's; else the first run's.
     const bool busy_kept = side.machine_load && side.machine_load->busy;
     if (cell->machine_load && !busy_kept && (!side.machine_load || cell->machine_load->busy)) {
@@ -109,6 +139,10 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   if (!every_run_normalized) {
     side.normalized.clear();
     side.reference.clear();
+  }
+  if (!every_run_paired) {
+    side.run_paired.clear();
+    side.paired_baseline.clear();
   }
   // A side whose deciding run has no time has none (its status says why).
   if (deciding->kernel && !side.run_medians_ms.empty()) {
@@ -203,6 +237,23 @@ void estimate_timed(CellComparison& c) {
     estimate = ratio_from_samples(base.samples_ms, current.samples_ms);
   }
   if (!estimate) return;
+  c.time_estimate = estimate->ratio;
+  // Several runs a side, each measured in rounds beside the same baseline: the cell's time over
+  // the baseline's in the same rounds moves far less between runs than the time does (the runs'
+  // machine state is common to both), so where its interval is the narrower it gives the test.
+  // Chosen by the intervals' widths, which say nothing of which way either ratio moved: no p-value
+  // is picked for being small. The time still says same or which way (decide_timed).
+  if (estimate->test == "t over runs" && base.run_paired.size() >= 2 &&
+      current.run_paired.size() >= 2 && base.paired_baseline == current.paired_baseline) {
+    if (std::optional<RatioEstimate> paired =
+            ratio_from_runs(base.run_paired, current.run_paired)) {
+      c.paired_ratio = paired->ratio;
+      if (log_width(*paired) < log_width(*estimate)) {
+        estimate = paired;
+        c.decided_by = "time over " + base.paired_baseline + "'s in the same rounds";
+      }
+    }
+  }
   c.estimate = estimate->ratio;
   if (std::isfinite(estimate->low) && std::isfinite(estimate->high)) {
     c.low = estimate->low;
@@ -222,7 +273,8 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.detail = "a median of zero: nothing to divide";
     return;
   }
-  const double change = c.estimate.value_or(*c.ratio) - 1;
+  // The time says same or which way; a measure over the baseline only says how surely.
+  const double change = c.time_estimate.value_or(*c.ratio) - 1;
   if (std::fabs(change) <= settings.threshold) {
     c.verdict = Verdict::same;
     c.label = "same";
@@ -253,30 +305,33 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.detail = "p = " + short_number(*c.p_adjusted) + " after Holm over " + std::to_string(family) +
                " cells (" + c.test + ")";
   }
-  // A verdict stands only where the time over the reference loop moved the same way beyond the
-  // threshold too: a machine that lost a quarter of its bandwidth between the runs, the loop
-  // with it, has no slower kernel.
-  if ((c.verdict == Verdict::slower || c.verdict == Verdict::faster) && c.normalized_ratio) {
-    const double over_reference = *c.normalized_ratio - 1;
-    if (std::fabs(over_reference) <= settings.threshold || (over_reference > 0) != (change > 0)) {
-      c.verdict = Verdict::noisy;
-      c.label = "too noisy";
-      c.regression = false;
-      c.detail = "the reference loop moved as much between the runs: over it new/base is " +
-                 short_number(*c.normalized_ratio) + ", the time's is " + short_number(*c.ratio);
-    }
+  // A verdict stands only where a second ratio moved the same way beyond the threshold too:
+  // decided over the baseline, that ratio (else the baseline moved with the cell between the
+  // runs); over the reference loop (a machine that lost a quarter of its bandwidth between the
+  // runs, the loop with it, has no slower kernel).
+  const auto moved_too = [&](double ratio) {
+    return std::fabs(ratio - 1) > settings.threshold && (ratio > 1) == (change > 0);
+  };
+  const auto too_noisy = [&c](std::string why) {
+    c.verdict = Verdict::noisy;
+    c.label = "too noisy";
+    c.regression = false;
+    c.detail = std::move(why);
+  };
+  const auto called = [&c] { return c.verdict == Verdict::slower || c.verdict == Verdict::faster; };
+  if (called() && c.estimate && c.decided_by != "time" && !moved_too(*c.estimate)) {
+    too_noisy("its baseline moved with it between the runs: over the baseline new/base is " +
+              short_number(*c.estimate) + ", the time's is " + short_number(*c.time_estimate));
+  }
+  if (called() && c.normalized_ratio && !moved_too(*c.normalized_ratio)) {
+    too_noisy("the reference loop moved as much between the runs: over it new/base is " +
+              short_number(*c.normalized_ratio) + ", the time's is " + short_number(*c.ratio));
   }
   // Other processes took the machine while one side ran: the difference may be theirs.
-  if (c.verdict == Verdict::slower || c.verdict == Verdict::faster) {
-    for (const auto& [side, name] : {std::pair{&base, "base"}, std::pair{&current, "new"}}) {
-      if (!side->machine_load || !side->machine_load->busy) continue;
-      c.verdict = Verdict::noisy;
-      c.label = "too noisy";
-      c.regression = false;
-      c.detail = std::string("the machine was busy while the ") + name +
-                 " run measured it: " + describe(*side->machine_load);
-      break;
-    }
+  for (const auto& [side, name] : {std::pair{&base, "base"}, std::pair{&current, "new"}}) {
+    if (!called() || !side->machine_load || !side->machine_load->busy) continue;
+    too_noisy(std::string("the machine was busy while the ") + name +
+              " run measured it: " + describe(*side->machine_load));
   }
 }
 

@@ -3,7 +3,8 @@
 // docs/comparing-results.md: new over base with a 95 % interval (over samples with one run a
 // side, over runs with several), on the time, a threshold, a test whose p-values are Holm-adjusted
 // over every compared cell, and a veto by the time over the rounds' median reference pass where
-// both sides have one (host cells measured in rounds).
+// both sides have one (host cells measured in rounds). With several runs a side, a cell measured
+// in rounds beside its baseline may be decided by its time over the baseline's in the same rounds.
 #pragma once
 
 #include "measure/cell_result.hpp"
@@ -35,6 +36,10 @@ struct CellSide {
   // run's; empty unless every run has them, over one loop, steady enough (compare_cells.cpp).
   std::vector<double> normalized;
   std::vector<double> run_medians_ms;  // one per run
+  // One per run: the cell's time over its baseline's in the same rounds (1 / the paired speedup's
+  // median); empty unless every run has one against the same baseline (not the baseline itself).
+  std::vector<double> run_paired;
+  std::string paired_baseline;  // "plugin/variant" run_paired is over
   std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;
@@ -68,13 +73,17 @@ struct CellComparison {
   std::optional<CellSide> current;
   std::optional<double> ratio;             // current / base median kernel time
   std::optional<double> normalized_ratio;  // the same of time over the reference loop
+  // The same of the time over the baseline's in the same rounds, estimated over the runs (several
+  // a side, each run measured in rounds beside the same baseline).
+  std::optional<double> paired_ratio;
+  std::optional<double> time_estimate;  // the time's own estimate: it says same or which way
   // What decided: the time's ratio estimated from the samples (one run a side) or the runs, with
   // its 95 % interval.
   std::optional<double> estimate;
   std::optional<double> low, high;
-  std::string decided_by;
+  std::string decided_by;            // "time", or "time over <baseline>" (paired_ratio decided)
   std::string test;                  // "U over samples" or "t over runs"
-  std::optional<double> p_value;     // two-sided, of that test
+  std::optional<double> p_value;     // two-sided, of that test (x2 where two measures competed)
   std::optional<double> p_adjusted;  // Holm over every compared cell
   Verdict verdict = Verdict::same;
   std::string label;        // what the table shows: "slower", "FAILED (new)", "error in new", ...

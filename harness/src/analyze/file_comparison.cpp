@@ -117,6 +117,9 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
       std::any_of(comparisons.begin(), comparisons.end(),
                   [](const CellComparison& c) { return c.normalized_ratio.has_value(); });
   const bool normalized_column = all_columns || any_normalized;
+  const bool paired_column =
+      all_columns || std::any_of(comparisons.begin(), comparisons.end(),
+                                 [](const auto& c) { return c.paired_ratio.has_value(); });
   std::vector<TextTable> tables;
   for (const CellComparison& c : comparisons) {
     if (tables.empty() || tables.back().context[2].second != c.key.workload ||
@@ -132,6 +135,7 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
       table.columns.insert(table.columns.end(),
                            {{"base ms", "base_ms"}, {"new ms", "new_ms"}, {"new/base", "ratio"}});
       if (normalized_column) table.columns.push_back({"norm new/base", "normalized_ratio"});
+      if (paired_column) table.columns.push_back({"paired new/base", "paired_ratio"});
       table.columns.push_back({"95% CI", "ratio_interval", true});
       if (all_columns) {
         table.columns.insert(table.columns.end(),
@@ -159,6 +163,7 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
     row.cells.insert(row.cells.end(),
                      {format_ms(b.median_ms), format_ms(n.median_ms), format_number(c.ratio, 3)});
     if (normalized_column) row.cells.push_back(format_number(c.normalized_ratio, 3));
+    if (paired_column) row.cells.push_back(format_number(c.paired_ratio, 3));
     row.cells.push_back(interval_text(c));
     if (all_columns) row.cells.insert(row.cells.end(), {format_rate(b.gbps), format_rate(n.gbps)});
     row.cells.insert(row.cells.end(),
@@ -243,6 +248,11 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       ", else too noisy to say; also too noisy where the time over the median pass of the "
       "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
       "move as far the same way." +
+      (runs ? std::string(" A cell measured in rounds beside its baseline has its time over the "
+                          "baseline's in the same rounds compared too (paired new/base); where "
+                          "its interval is the narrower, the test is on it, and it must have "
+                          "moved as far the same way as the time.")
+            : std::string()) +
       (columns == ComparisonColumns::terminal
            ? " --wide (or --format csv) adds GB/s, the p-values and each reason."
            : ""));
@@ -255,7 +265,7 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
   for (const CellComparison& c : comparisons) {
     if (!c.regression) continue;
     std::string what = c.verdict == Verdict::slower
-                           ? number_text(c.estimate.value_or(*c.ratio), "%.2fx") +
+                           ? number_text(c.time_estimate.value_or(*c.ratio), "%.2fx") +
                                  " the base time (" + interval_text(c) + ", on " + c.decided_by +
                                  "), p = " + p_text(c.p_adjusted) + " after Holm"
                            : c.label + (c.detail.empty() ? "" : ": " + c.detail);
