@@ -183,10 +183,12 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "add the finished results file to this history database (harness history --help, "
       "docs/history.md)")(
       "format",
-      po::value<std::string>()->default_value("console")->notifier([&o](const std::string& format) {
-        o.export_format = export_format_named(format);
-        o.format = o.export_format ? OutputFormat::console : parse_output_format(format);
-      }),
+      po::value<std::string>()
+          ->default_value(to_string(RunRequest{}.format))
+          ->notifier([&o](const std::string& format) {
+            o.export_format = export_format_named(format);
+            o.format = o.export_format ? OutputFormat::console : parse_output_format(format);
+          }),
       "tables as console (fixed width), md (markdown) or csv (one header, a line per cell; the "
       "summary goes to stderr); or, on stdout at the end, the run as gbench (Google Benchmark "
       "JSON), bmf or gab (docs/exports.md), the tables on stderr")(
