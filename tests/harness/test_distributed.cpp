@@ -118,10 +118,13 @@ TEST(MpiStaging, DeviceBuffersGoDirectOnlyWhereTheLibraryTakesThem) {
   gpu.memory_space = PB_MEMORY_DEVICE;
   const pb::DeviceBufferSupport aware{true, "MPIX_Query_cuda_support() = 1"};
   const pb::DeviceBufferSupport unaware{false, "MPIX_Query_cuda_support() = 0"};
-  EXPECT_EQ(pb::choose_staging(gpu, pb::MpiStaging::automatic, aware).mode, "direct");
-  EXPECT_EQ(pb::choose_staging(gpu, pb::MpiStaging::automatic, unaware).mode, "staged");
-  EXPECT_EQ(pb::choose_staging(gpu, pb::MpiStaging::host, aware).mode, "staged");
-  EXPECT_EQ(pb::choose_staging(gpu, pb::MpiStaging::direct, aware).mode, "direct");
+  EXPECT_STREQ(pb::to_string(pb::choose_staging(gpu, pb::MpiStaging::automatic, aware).mode),
+               "direct");
+  EXPECT_STREQ(pb::to_string(pb::choose_staging(gpu, pb::MpiStaging::automatic, unaware).mode),
+               "staged");
+  EXPECT_STREQ(pb::to_string(pb::choose_staging(gpu, pb::MpiStaging::host, aware).mode), "staged");
+  EXPECT_STREQ(pb::to_string(pb::choose_staging(gpu, pb::MpiStaging::direct, aware).mode),
+               "direct");
   try {
     pb::choose_staging(gpu, pb::MpiStaging::direct, unaware);
     ADD_FAILURE() << "direct staging without a CUDA-aware MPI was accepted";
@@ -129,7 +132,8 @@ TEST(MpiStaging, DeviceBuffersGoDirectOnlyWhereTheLibraryTakesThem) {
     EXPECT_TRUE(contains(e.what(), "does not take device buffers")) << e.what();
   }
   pb::PluginRecord cpu;  // host memory: nothing to stage, whatever was asked
-  EXPECT_EQ(pb::choose_staging(cpu, pb::MpiStaging::direct, unaware).mode, "host");
+  EXPECT_STREQ(pb::to_string(pb::choose_staging(cpu, pb::MpiStaging::direct, unaware).mode),
+               "host");
 }
 
 const pb::DistributedWorkload& dist_sort() {

@@ -1,6 +1,8 @@
 // test_output_formats.cpp: one row model, four writers: the console table, markdown and CSV, for
 // the tables of a run (--format) and for any TextTable, and HTML for harness report's page.
 #include "render/text_table.hpp"
+
+#include "base/usage_error.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -189,6 +191,22 @@ TEST(RunFormats, CsvIsTheHeaderAndOneLinePerCellWithTheSummaryOnStderr) {
   EXPECT_NE(r.out.find("reduce,1000,mod100,GB/s,cpu_serial,loop,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("unavailable: fake device is switched off"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("12 cells: 8 ok"), std::string::npos) << r.err;
+}
+
+// One name table: what --format takes is what is written, and "markdown" is an alias of md that is
+// never written nor offered.
+TEST(OutputFormatNames, ParseWhatIsWrittenAndTheAlias) {
+  for (OutputFormat format : {OutputFormat::console, OutputFormat::md, OutputFormat::csv}) {
+    EXPECT_EQ(parse_output_format(to_string(format)), format) << to_string(format);
+  }
+  EXPECT_EQ(parse_output_format("markdown"), OutputFormat::md);
+  EXPECT_STREQ(to_string(OutputFormat::md), "md");
+  try {
+    parse_output_format("html", "to");
+    ADD_FAILURE() << "html is not a --format";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--to 'html' is not one of: console, md, csv");
+  }
 }
 
 TEST(RunFormats, MarkdownHasATablePerProblem) {

@@ -54,8 +54,9 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "level of the test (U over the samples, or Welch's t over the runs) for the whole family "
       "of compared cells: the p-values are Holm-adjusted")(
       "format",
-      po::value<std::string>()->default_value("console")->notifier(
-          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      po::value<std::string>()
+          ->default_value(to_string(o.format))
+          ->notifier([&o](const std::string& format) { o.format = parse_output_format(format); }),
       "console, md (markdown) or csv (a line per cell, nothing else)")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "largest results file read, in MiB; a larger one is refused")(

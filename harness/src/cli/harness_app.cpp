@@ -62,7 +62,7 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
     return kExitOk;
   }
   for (const PluginRecord& plugin : plugins) {
-    if (plugin.state == PluginState::broken && !options.quiet) {
+    if (plugin.state == PluginState::broken && !options.output.quiet) {
       std::cerr << "harness: ignoring " << printable_text(plugin.path) << ": "
                 << printable_text(plugin.reason) << "\n";
     }
@@ -88,9 +88,10 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
 // The results file's path, checked (and its folder made) before the first cell, at the root
 // (which alone writes it): nullopt, or the usage error's exit code (said on stderr).
 std::optional<int> prepare_results_path(const Options& options) {
-  if (!options.write_json) return std::nullopt;
+  if (!options.output.write_json) return std::nullopt;
   // The default name holds the time it is written at; its folder is the same.
-  const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
+  const std::string path =
+      options.output.json_path.empty() ? default_results_path() : options.output.json_path;
   if (std::string problem = prepare_output_file(path, "--json"); !problem.empty()) {
     std::cerr << "harness: " << problem << "\n";
     return kExitUsage;
@@ -119,14 +120,15 @@ int run_one_rank(const std::vector<std::string>& arguments, RankGroup& ranks) {
     if (ranks.is_root()) std::cerr << "harness: " << e.what() << "\n";
     return kExitUsage;
   }
-  if (!ranks.alone() && options.mpi.per_rank && options.format == OutputFormat::csv) {
+  if (!ranks.alone() && options.mpi.per_rank && options.output.format == OutputFormat::csv) {
     if (ranks.is_root()) {
       std::cerr << "harness: --per-rank with --format csv would mix two tables under one header; "
                    "the results file holds every rank's cells (harness show FILE --format csv)\n";
     }
     return kExitUsage;
   }
-  if (options.format == OutputFormat::csv && mixes_distributed_workloads(options.plan.workloads)) {
+  if (options.output.format == OutputFormat::csv &&
+      mixes_distributed_workloads(options.plan.workloads)) {
     if (ranks.is_root()) {
       std::cerr << "harness: --format csv with distributed and other workloads would mix two "
                    "tables under one header; run dist_reduce and dist_sort apart\n";

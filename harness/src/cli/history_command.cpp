@@ -41,8 +41,9 @@ po::options_description describe_history_options(HistoryOptions& o) {
       "the history database; default $XDG_DATA_HOME/plugbench/history.sqlite, else "
       "~/.local/share/plugbench/history.sqlite (add creates it, with its folders)")(
       "format",
-      po::value<std::string>()->default_value("console")->notifier(
-          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      po::value<std::string>()
+          ->default_value(to_string(o.format))
+          ->notifier([&o](const std::string& format) { o.format = parse_output_format(format); }),
       "console, md (markdown) or csv")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "add: largest results file read, in MiB")(

@@ -176,17 +176,20 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "load one plugin file (PATH.so), print what it declares, check each kernel on small and "
       "awkward sizes (and those --sizes gives) against the references, and stop; exit 0 all "
       "passed, 1 a wrong answer, 2 not a loadable plugin, 3 an error")(
-      "json", po::value<std::string>(&o.json_path),
+      "json", po::value<std::string>(&o.output.json_path),
       "results file; default: results/<host>-<UTC time>.json under the current folder")(
       "no-json", "do not write a results file")(
-      "history", po::value<std::string>(&o.history_path),
+      "history", po::value<std::string>(&o.output.history_path),
       "add the finished results file to this history database (harness history --help, "
       "docs/history.md)")(
       "format",
-      po::value<std::string>()->default_value("console")->notifier([&o](const std::string& format) {
-        o.export_format = export_format_named(format);
-        o.format = o.export_format ? OutputFormat::console : parse_output_format(format);
-      }),
+      po::value<std::string>()
+          ->default_value(to_string(RunOutputSettings{}.format))
+          ->notifier([&o](const std::string& format) {
+            o.output.export_format = export_format_named(format);
+            o.output.format =
+                o.output.export_format ? OutputFormat::console : parse_output_format(format);
+          }),
       "tables as console (fixed width), md (markdown) or csv (one header, a line per cell; the "
       "summary goes to stderr); or, on stdout at the end, the run as gbench (Google Benchmark "
       "JSON), bmf or gab (docs/exports.md), the tables on stderr")(
@@ -271,10 +274,10 @@ Options parse_options(int argc, const char* const* argv) {
   o.version = values.count("version") > 0;
   o.list = values.count("list") > 0;
   o.dry_run = values.count("dry-run") > 0;
-  o.quiet = values.count("quiet") > 0;
+  o.output.quiet = values.count("quiet") > 0;
   o.isolation.output_to_stderr = values.count("plugin-output-to-stderr") > 0;
-  o.write_json = values.count("no-json") == 0;
-  if (!o.history_path.empty() && !o.write_json) {
+  o.output.write_json = values.count("no-json") == 0;
+  if (!o.output.history_path.empty() && !o.output.write_json) {
     throw UsageError(
         "--history adds the run's results file, which --no-json does not write; "
         "drop one of them");

@@ -32,8 +32,9 @@ po::options_description describe_show_options(ShowOptions& o) {
   po::options_description options("options");
   options.add_options()(
       "format",
-      po::value<std::string>()->default_value("console")->notifier(
-          [&o](const std::string& format) { o.format = parse_output_format(format); }),
+      po::value<std::string>()
+          ->default_value(to_string(o.format))
+          ->notifier([&o](const std::string& format) { o.format = parse_output_format(format); }),
       "console, md (markdown) or csv (a line per cell, with the file as the first column; the "
       "rest goes to stderr)")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),

@@ -108,7 +108,7 @@ class SortSteps final : public ExchangeSteps {
  private:
   // Key i of the sorted keys where MPI reads them: host memory, or one copy per key from a device.
   std::uint32_t read_key(const void* keys, std::uint64_t i) const {
-    if (staging_.mode != "direct") return static_cast<const std::uint32_t*>(keys)[i];
+    if (staging_.mode != StagingMode::direct) return static_cast<const std::uint32_t*>(keys)[i];
     std::uint32_t key = 0;
     ErrorBuffer error;
     check_call(session_.table().copy_out(session_.handle(), &key,
@@ -128,7 +128,7 @@ class SortSteps final : public ExchangeSteps {
     poison_buffer(*result_);
     merge_call_.emplace(session_, kernel_, workload_, count);
     staged_recv_.reset();
-    if (staging_.mode == "staged") {
+    if (staging_.mode == StagingMode::staged) {
       staged_recv_.emplace(session_, std::max<std::uint64_t>(bytes, 1), PB_HOST_PINNED);
     }
   }

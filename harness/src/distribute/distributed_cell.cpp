@@ -56,7 +56,7 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
     try {
       const StagingChoice staging =
           choose_staging(session.plugin(), spec.staging, exchange.device_buffers());
-      record.staging = staging.mode;
+      record.staging = to_string(staging.mode);
       record.staging_reason = staging.reason;
       cell.team = session.execution_context();
       steps = make_exchange_steps(workload, part, session, kernel, staging, exchange);

@@ -8,7 +8,7 @@ namespace plugbench {
 
 std::optional<HostStaging> pinned_copy(const PluginSession& session, const StagingChoice& staging,
                                        std::uint64_t bytes) {
-  if (staging.mode != "staged") return std::nullopt;
+  if (staging.mode != StagingMode::staged) return std::nullopt;
   return std::optional<HostStaging>(std::in_place, session, std::max<std::uint64_t>(bytes, 1),
                                     PB_HOST_PINNED);
 }

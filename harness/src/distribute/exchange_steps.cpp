@@ -29,9 +29,10 @@ const std::map<std::string, MakeSteps>& steps_by_workload() {
 StagingChoice choose_staging(const PluginRecord& plugin, MpiStaging asked,
                              const DeviceBufferSupport& support) {
   if (plugin.memory_space != PB_MEMORY_DEVICE) {
-    return {"host", "the plugin's buffers are host memory: MPI reads and writes them in place"};
+    return {StagingMode::host,
+            "the plugin's buffers are host memory: MPI reads and writes them in place"};
   }
-  if (asked == MpiStaging::host) return {"staged", "--mpi-staging host"};
+  if (asked == MpiStaging::host) return {StagingMode::staged, "--mpi-staging host"};
   if (asked == MpiStaging::direct) {
     if (!support.usable) {
       throw std::invalid_argument(
@@ -39,10 +40,10 @@ StagingChoice choose_staging(const PluginRecord& plugin, MpiStaging asked,
           "buffers (" +
           support.how + "); use --mpi-staging host or auto, or a CUDA-aware MPI");
     }
-    return {"direct", "--mpi-staging direct; " + support.how};
+    return {StagingMode::direct, "--mpi-staging direct; " + support.how};
   }
-  if (support.usable) return {"direct", support.how};
-  return {"staged", support.how};
+  if (support.usable) return {StagingMode::direct, support.how};
+  return {StagingMode::staged, support.how};
 }
 
 bool has_exchange_steps(const std::string& workload) {

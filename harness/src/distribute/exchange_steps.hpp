@@ -4,6 +4,7 @@
 // buffers themselves (device memory to a CUDA-aware MPI, or host memory), or pinned host copies.
 #pragma once
 
+#include "base/enum_names.hpp"
 #include "distribute/distributed_settings.hpp"
 #include "load/plugin_session.hpp"
 #include "measure/run_settings.hpp"
@@ -17,8 +18,21 @@
 
 namespace plugbench {
 
+// Where MPI reads and writes a pass's buffers: direct, the plugin's device buffers; staged, pinned
+// host copies of them; host, the plugin's buffers, which are host memory.
+enum class StagingMode { direct, staged, host };
+
+// The names the results file and the tables write (DistributedRecord.staging, a string: measure/
+// sits below distribute/).
+inline constexpr EnumName<StagingMode> kStagingModeNames[] = {
+    {StagingMode::direct, "direct"}, {StagingMode::staged, "staged"}, {StagingMode::host, "host"}};
+
+inline const char* to_string(StagingMode mode) {
+  return name_in(kStagingModeNames, mode);
+}
+
 struct StagingChoice {
-  std::string mode;  // "direct", "staged" or "host"
+  StagingMode mode;
   std::string reason;
 };
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string_view>
 
@@ -137,10 +138,14 @@ std::vector<std::string> filled_cells(const TableRow& row, std::size_t columns) 
 }  // namespace
 
 OutputFormat parse_output_format(const std::string& text, const std::string& option) {
-  if (text == "console") return OutputFormat::console;
-  if (text == "md" || text == "markdown") return OutputFormat::md;
-  if (text == "csv") return OutputFormat::csv;
-  throw UsageError("--" + option + " '" + text + "' is not one of: console, md, csv");
+  if (const std::optional<OutputFormat> format = value_named(kOutputFormatNames, text)) {
+    return *format;
+  }
+  if (const std::optional<OutputFormat> format = value_named(kOutputFormatAliases, text)) {
+    return *format;
+  }
+  throw UsageError("--" + option + " '" + text +
+                   "' is not one of: " + names_in(kOutputFormatNames));
 }
 
 namespace {

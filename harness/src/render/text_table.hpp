@@ -3,6 +3,8 @@
 // HTML table (for `harness report`).
 #pragma once
 
+#include "base/enum_names.hpp"
+
 #include <ostream>
 #include <string>
 #include <utility>
@@ -12,8 +14,17 @@ namespace plugbench {
 
 enum class OutputFormat { console, md, csv, html };
 
-// "console", "md" or "csv" (html is for pages `harness report` writes, not a --format); throws
-// UsageError naming `option` and the valid choices.
+// The names --format takes and writes; html has none: it is for the pages `harness report` writes.
+inline constexpr EnumName<OutputFormat> kOutputFormatNames[] = {
+    {OutputFormat::console, "console"}, {OutputFormat::md, "md"}, {OutputFormat::csv, "csv"}};
+// Other spellings --format takes, never written (nor listed in a message).
+inline constexpr EnumName<OutputFormat> kOutputFormatAliases[] = {{OutputFormat::md, "markdown"}};
+
+inline const char* to_string(OutputFormat format) {
+  return name_in(kOutputFormatNames, format);
+}
+
+// A name or an alias of kOutputFormatNames; throws UsageError naming `option` and the names.
 OutputFormat parse_output_format(const std::string& text, const std::string& option = "format");
 
 struct TableColumn {

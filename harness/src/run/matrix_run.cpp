@@ -165,7 +165,8 @@ int report_and_record(RunRecord& run, const RunRequest& options,
                       const std::map<int, std::string>& hosts) {
   const bool several_ranks = !run.mpi.is_null();
   // With --format csv (or an export format), stdout holds the cells alone: the rest to stderr.
-  const bool csv = options.format == OutputFormat::csv || options.export_format.has_value();
+  const bool csv =
+      options.output.format == OutputFormat::csv || options.output.export_format.has_value();
   std::ostream& text = csv ? std::cerr : std::cout;
   if (run.stopped_by_signal != 0) {
     std::cerr << "harness: interrupted by signal " << run.stopped_by_signal
@@ -191,22 +192,23 @@ int report_and_record(RunRecord& run, const RunRequest& options,
   }
   std::vector<Crossover> crossovers =
       report_crossover(several_ranks ? collapse_ranks(run.cells) : run.cells, text,
-                       csv ? OutputFormat::console : options.format);
+                       csv ? OutputFormat::console : options.output.format);
 
   int exit_code = run.stopped_by_signal != 0 ? kExitInterrupted : exit_code_for(run.cells);
   if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
   if (exit_code == kExitOk && slow_ranks && options.mpi.fail_on_slow_rank)
     exit_code = kExitSlowRank;
   const nlohmann::json document = results_document(run, options, plugins, crossovers);
-  if (options.export_format) {
+  if (options.output.export_format) {
     // The export is made from the document as written, so it holds what the file holds.
     ResultsFile file = parse_results_text(document.dump(), "this run");
-    std::cout << export_document(file, *options.export_format).dump(2) << "\n";
+    std::cout << export_document(file, *options.output.export_format).dump(2) << "\n";
     // The export is the run's answer on stdout (the tables went to stderr): lost, it is exit 4.
     if (!output_written(std::cout, "harness")) exit_code = kExitOutputError;
   }
-  if (options.write_json) {
-    const std::string path = options.json_path.empty() ? default_results_path() : options.json_path;
+  if (options.output.write_json) {
+    const std::string path =
+        options.output.json_path.empty() ? default_results_path() : options.output.json_path;
     try {
       write_json_atomically(document, path);
       text << "results: " << path << "\n";
@@ -216,8 +218,9 @@ int report_and_record(RunRecord& run, const RunRequest& options,
     }
     // The file as written is what the history keeps, so that `history add` of it later is
     // known as the same run.
-    if (!options.history_path.empty() &&
-        add_results_to_history(options.history_path, path, text, std::cerr) != kHistoryDone &&
+    if (!options.output.history_path.empty() &&
+        add_results_to_history(options.output.history_path, path, text, std::cerr) !=
+            kHistoryDone &&
         exit_code == kExitOk) {
       exit_code = kExitOutputError;
     }
@@ -261,7 +264,7 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
     }
   }
   Progress progress(std::cerr,
-                    root ? Progress::style_for_stderr(options.quiet) : Progress::Style::off,
+                    root ? Progress::style_for_stderr(options.output.quiet) : Progress::Style::off,
                     matrix.cells_to_run());
   run.planned_cells = planned_cells(matrix) * static_cast<std::size_t>(ranks.place().ranks);
 
@@ -304,7 +307,7 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
 
   // Measure, problem by problem; each problem's table (at the root) as soon as its cells are in.
   const RunSettings& settings = options.measure;
-  TableWriter tables(options.export_format ? std::cerr : std::cout, options.format);
+  TableWriter tables(options.output.export_format ? std::cerr : std::cout, options.output.format);
   RankMeetings meetings(ranks, options.mpi.lockstep(), options.isolation.timeout_s);
   // Each meeting's bound past the longest cell; the first waits for the others' calibration.
   const double gather_bound_s =
@@ -359,7 +362,7 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
         run.spreads.insert(run.spreads.end(), spreads.begin(), spreads.end());
       }
       // Each table out as its problem ends, also into a pipe or a file (`| tee`, a CI log).
-      (options.export_format ? std::cerr : std::cout).flush();
+      (options.output.export_format ? std::cerr : std::cout).flush();
     }
     run.cells.insert(run.cells.end(), cells.begin(), cells.end());
   }

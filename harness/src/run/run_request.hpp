@@ -17,6 +17,16 @@
 
 namespace plugbench {
 
+// Where a run's tables and results go and how they are written.
+struct RunOutputSettings {
+  OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
+  std::optional<ExportFormat> export_format;    // --format gbench|bmf|gab: stdout holds it
+  bool quiet = false;                           // --quiet: no progress line
+  std::string json_path;                        // --json; empty: results/<host>-<time>.json
+  bool write_json = true;                       // --no-json: false
+  std::string history_path;  // --history DB: the finished results file is added there
+};
+
 struct RunRequest {
   PlanSettings plan;  // -p, -w, -d, -v, -s, --baseline
   // -r, --min-time, --warmup, --cell-budget, --throttle-threshold, --cache, --host-memory
@@ -28,12 +38,7 @@ struct RunRequest {
   DistributedSettings distributed;  // --scaling, --mpi-staging
   // --mpi-sync, --rank-cpus, --per-rank, --outlier-threshold, --fail-on-slow-rank
   RankSettings mpi;
-  OutputFormat format = OutputFormat::console;  // --format: the tables as console, md or csv
-  std::optional<ExportFormat> export_format;    // --format gbench|bmf|gab: stdout holds it
-  bool quiet = false;
-  std::string json_path;  // empty: results/<host>-<time>.json
-  bool write_json = true;
-  std::string history_path;  // --history DB: the finished results file is added there
+  RunOutputSettings output;  // --format, --quiet, --json, --no-json, --history
   std::string command_line;
 };
 
