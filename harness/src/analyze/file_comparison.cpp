@@ -264,9 +264,15 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
   result.compared = compared_count(comparisons);
   for (const CellComparison& c : comparisons) {
     if (!c.regression) continue;
+    // Decided over the baseline: that ratio, with the interval that is its own.
+    const bool over_baseline = c.decided_by != "time" && c.estimate;
     std::string what = c.verdict == Verdict::slower
                            ? number_text(c.time_estimate.value_or(*c.ratio), "%.2fx") +
-                                 " the base time (" + interval_text(c) + ", on " + c.decided_by +
+                                 " the base time" +
+                                 (over_baseline ? "; " + number_text(*c.estimate, "%.2fx") +
+                                                      " the base's " + c.decided_by + " ("
+                                                : " (") +
+                                 interval_text(c) + ", " + c.test +
                                  "), p = " + p_text(c.p_adjusted) + " after Holm"
                            : c.label + (c.detail.empty() ? "" : ": " + c.detail);
     result.regressions.push_back("REGRESSION " + cell_name(c) + ": " + what);
