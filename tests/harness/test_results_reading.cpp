@@ -164,6 +164,46 @@ TEST(ResultsReader, TheContextIsTypedAndWhatIsWrittenReadsBackTheSame) {
   EXPECT_TRUE(bare.context.host.name.empty());
 }
 
+// What the tables, the exports and the history read of a context beside the machine's facts:
+// the command line, the baseline, the devices' identities, the plugins' build and the MPI ranks.
+TEST(ResultsReader, TheContextTypesWhatTheReadersTakeAndLeavesTheRestEmpty) {
+  nlohmann::json context = {
+      {"command_line", "harness run --plugins openmp"},
+      {"settings", {{"baseline", "cpu_serial"}, {"outlier_threshold", 0.2}}},
+      {"devices", {{{"name", "NVIDIA H200"}, {"uuid", "GPU-1"}, {"pci_bus_id", "0000:01:00.0"}}}},
+      {"plugins",
+       {{{"name", "cuda"}, {"status", "available"}, {"build_info", {{"cccl", "2.8.0"}}}}}},
+      {"mpi",
+       {{"ranks",
+         {{{"rank", 0}, {"host", "node-a"}},
+          {{"rank", "one"}, {"host", "node-b"}},
+          {{"rank", -1}, {"host", "node-c"}}}}}}};
+  RunContext run = run_context_from_json(context);
+  EXPECT_EQ(run.command_line, "harness run --plugins openmp");
+  EXPECT_EQ(run.settings.baseline, "cpu_serial");
+  EXPECT_EQ(run.settings.outlier_threshold, std::optional<double>(0.2));
+  ASSERT_EQ(run.devices.size(), 1u);
+  EXPECT_EQ(run.devices[0].uuid, "GPU-1");
+  EXPECT_EQ(run.devices[0].pci_bus_id, "0000:01:00.0");
+  ASSERT_EQ(run.plugins.size(), 1u);
+  EXPECT_EQ(run.plugins[0].status, "available");
+  EXPECT_EQ(run.plugins[0].build_info, nlohmann::json({{"cccl", "2.8.0"}}));
+  ASSERT_TRUE(run.mpi);
+  ASSERT_EQ(run.mpi->ranks.size(), 3u);
+  EXPECT_EQ(run.mpi->ranks[0].rank, std::optional<int>(0));
+  EXPECT_EQ(run.mpi->ranks[0].host, "node-a");
+  EXPECT_FALSE(run.mpi->ranks[1].rank);  // not a number: names no rank
+  EXPECT_FALSE(run.mpi->ranks[2].rank);
+
+  context.erase("mpi");
+  context["command_line"] = 7;
+  context["settings"]["baseline"] = nullptr;
+  run = run_context_from_json(context);
+  EXPECT_FALSE(run.mpi);  // a run of one process
+  EXPECT_EQ(run.command_line, "");
+  EXPECT_EQ(run.settings.baseline, "");
+}
+
 TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {
   nlohmann::json document = nlohmann::json::parse(committed_text());
   ASSERT_GE(document["results"].size(), 3u);

@@ -10,7 +10,6 @@
 #include "results/machine_facts.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -26,7 +25,7 @@ TextTable run_table(const ResultsFile& file) {
   for (const auto& [fact, value] : machine_facts(file.context)) {
     if (!value.empty()) table.rows.push_back({{fact, value}, ""});
   }
-  std::string command = text_at(file.document, "/context/command_line");
+  const std::string& command = file.context.command_line;
   if (!command.empty()) table.rows.push_back({{"command", command}, ""});
   if (file.document.value("complete", true) == false) {
     std::string why = "no: stopped before the end";
@@ -56,24 +55,20 @@ std::vector<StoredProblem> problems_of(std::vector<CellResult> cells) {
 }
 
 bool has_several_ranks(const ResultsFile& file) {
-  return file.document.contains("/context/mpi"_json_pointer);
+  return file.context.mpi.has_value();
 }
 
 FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>& problems) {
   FileTables tables;
   tables.run = run_table(file);
-  std::string baseline = text_at(file.document, "/context/settings/baseline");
+  const std::string& baseline = file.context.settings.baseline;
   const bool several_ranks = has_several_ranks(file);
-  const double threshold = number_at(file.document, "/context/settings/outlier_threshold")
-                               .value_or(RankSettings{}.outlier_threshold);
+  const double threshold =
+      file.context.settings.outlier_threshold.value_or(RankSettings{}.outlier_threshold);
   std::map<int, std::string> hosts;
-  if (const nlohmann::json* ranks = array_at(file.document, "/context/mpi/ranks")) {
-    for (const nlohmann::json& rank : *ranks) {
-      // A rank number is a count; anything else (a string, -1, 1e300) names no rank.
-      const std::optional<double> number = number_at(rank, "/rank");
-      if (number && *number >= 0 && *number <= INT_MAX) {
-        hosts[static_cast<int>(*number)] = text_at(rank, "/host");
-      }
+  if (file.context.mpi) {
+    for (const RankFacts& rank : file.context.mpi->ranks) {
+      if (rank.rank) hosts[*rank.rank] = rank.host;
     }
   }
   std::vector<CellResult> all_cells;

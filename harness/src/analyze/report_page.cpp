@@ -175,7 +175,7 @@ std::string file_section(HtmlPage& page, const ResultsFile& file, std::size_t nu
   const std::vector<StoredProblem> problems = problems_of(file.cells);
   const FileTables tables = file_tables(file, problems);
   const bool several_ranks = has_several_ranks(file);
-  std::string baseline = text_at(file.document, "/context/settings/baseline");
+  std::string baseline = file.context.settings.baseline;
   if (baseline.empty()) baseline = "the baseline";
   page.heading(2, "file " + std::to_string(number) + ": " + file.path);
   page.table(tables.run);

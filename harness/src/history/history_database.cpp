@@ -147,16 +147,13 @@ std::string utc_now() {
 }
 
 // The GPUs of a run, once each (several plugins report the same device): "2x NVIDIA H200".
-std::string gpus_of(const nlohmann::json& document) {
+std::string gpus_of(const std::vector<DeviceFacts>& devices) {
   std::set<std::string> seen;
   std::map<std::string, int> counts;
-  if (const nlohmann::json* devices = array_at(document, "/context/devices")) {
-    for (const nlohmann::json& device : *devices) {
-      std::string name = text_at(device, "/name");
-      std::string id = text_at(device, "/uuid");
-      if (id.empty()) id = text_at(device, "/pci_bus_id") + name;
-      if (!name.empty() && seen.insert(id).second) ++counts[name];
-    }
+  for (const DeviceFacts& device : devices) {
+    std::string id = device.uuid;
+    if (id.empty()) id = device.pci_bus_id + device.name;
+    if (!device.name.empty() && seen.insert(id).second) ++counts[device.name];
   }
   std::string text;
   for (const auto& [name, count] : counts) {
@@ -164,6 +161,13 @@ std::string gpus_of(const nlohmann::json& document) {
     text += (count > 1 ? std::to_string(count) + "x " : "") + name;
   }
   return text;
+}
+
+// A count of the host's, or NULL: the typed context holds 0 where the file has no count, and the
+// harness writes 0 where it could not tell (memory).
+std::optional<double> known_count(std::uint64_t count) {
+  if (count == 0) return std::nullopt;
+  return static_cast<double>(count);
 }
 
 std::optional<std::int64_t> integer_at(const nlohmann::json& value, const std::string& pointer) {
@@ -183,23 +187,25 @@ std::optional<double> quantile(std::vector<double> samples, double q) {
          (position - static_cast<double>(below)) * (samples[above] - samples[below]);
 }
 
-std::int64_t machine_of(SqliteConnection& connection, const nlohmann::json& document) {
-  const std::string host = text_at(document, "/context/host/name");
-  const std::string cpu = text_at(document, "/context/host/cpu");
-  const std::string gpus = gpus_of(document);
+std::int64_t machine_of(SqliteConnection& connection, const RunContext& run) {
+  const std::string& host = run.host.name;
+  const std::string& cpu = run.host.cpu;
+  const std::string gpus = gpus_of(run.devices);
   SqliteStatement insert(connection,
                          "INSERT INTO machines (host, cpu, gpus, logical_cores, memory_bytes, os) "
                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
   insert.bind(1, host).bind(2, cpu).bind(3, gpus);
-  insert.bind(4, number_at(document, "/context/host/logical_cores"));
-  insert.bind(5, number_at(document, "/context/host/memory_bytes"));
-  insert.bind(6, text_at(document, "/context/host/os")).run();
+  insert.bind(4, known_count(run.host.logical_cores));
+  insert.bind(5, known_count(run.host.memory_bytes));
+  insert.bind(6, run.host.os).run();
   SqliteStatement find(connection,
                        "SELECT machine_id FROM machines WHERE host = ? AND cpu = ? AND gpus = ?");
   find.bind(1, host).bind(2, cpu).bind(3, gpus).step();
   return find.integer(0);
 }
 
+// From the JSON, not the typed context: the history keeps every peak the file holds, one without
+// a rate too (NULL), where the typed context keeps only the rates the commands show.
 void add_peaks(SqliteConnection& connection, std::int64_t run_id, const nlohmann::json& document) {
   const nlohmann::json* peaks = array_at(document, "/context/peaks");
   if (!peaks) return;
@@ -322,16 +328,16 @@ AddOutcome HistoryDatabase::add_run(const ResultsFile& file, const std::string& 
       return outcome;
     }
   }
-  const std::int64_t machine_id = machine_of(connection_, document);
+  const std::int64_t machine_id = machine_of(connection_, file.context);
   SqliteStatement run(connection_,
                       "INSERT INTO runs (digest, source_file, added_at, run_time, git_commit, "
                       "harness_version, command_line, complete, schema_version, machine_id, "
                       "context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   run.bind(1, digest).bind(2, source_name).bind(3, utc_now());
-  run.bind(4, text_at(document, "/context/time"));
-  run.bind(5, text_at(document, "/context/build/git_commit"));
-  run.bind(6, text_at(document, "/context/build/harness_version"));
-  run.bind(7, text_at(document, "/context/command_line"));
+  run.bind(4, file.context.time);
+  run.bind(5, file.context.build.git_commit);
+  run.bind(6, file.context.build.harness_version);
+  run.bind(7, file.context.command_line);
   const bool complete = !document.contains("complete") || document["complete"] != false;
   run.bind(8, std::int64_t{complete ? 1 : 0});
   run.bind(9, std::int64_t{document["schema_version"].get<std::int64_t>()});

@@ -25,50 +25,45 @@ bool exported(const CellResult& cell) {
   return cell.status == status::ok && cell.kernel;
 }
 
-nlohmann::json gbench_context(const nlohmann::json& document,
-                              const std::vector<CellResult>& cells) {
-  // By pointer, never value(): a field of another type in a crafted file is left out or empty,
-  // not an exception that would end the export as an internal error.
-  const std::optional<double> cpus = number_at(document, "/context/host/logical_cores");
+nlohmann::json gbench_context(const RunContext& run, const std::vector<CellResult>& cells) {
+  // The typed context was read leniently: a field of another type in a crafted file is empty
+  // here, not an exception that would end the export as an internal error.
   nlohmann::json out = {
-      {"date", text_at(document, "/context/time")},
-      {"host_name", text_at(document, "/context/host/name")},
+      {"date", run.time},
+      {"host_name", run.host.name},
       {"executable", "plugbench harness"},
-      {"num_cpus", cpus && *cpus >= 0 && *cpus < 1e9 ? static_cast<long>(*cpus) : 0},
+      {"num_cpus", run.host.logical_cores < 1e9 ? static_cast<long>(run.host.logical_cores) : 0},
       {"caches", nlohmann::json::array()},
-      {"library_version", text_at(document, "/context/build/harness_version")},
-      {"library_build_type",
-       text_at(document, "/context/build/assertions") == "on" ? "debug" : "release"},
+      {"library_version", run.build.harness_version},
+      {"library_build_type", run.build.assertions == "on" ? "debug" : "release"},
       {"json_schema_version", 1},
-      {"plugbench_git_commit", text_at(document, "/context/build/git_commit")},
-      {"plugbench_command_line", text_at(document, "/context/command_line")},
-      {"cpu", text_at(document, "/context/host/cpu")}};
+      {"plugbench_git_commit", run.build.git_commit},
+      {"plugbench_command_line", run.command_line},
+      {"cpu", run.host.cpu}};
   // Only what the file knows: no clock figure is recorded for the host's CPUs.
-  const nlohmann::json::json_pointer scaling("/context/host/frequency_scaling/scaling");
-  if (document.contains(scaling) && document.at(scaling).is_boolean()) {
-    out["cpu_scaling_enabled"] = document.at(scaling);
+  const nlohmann::json& frequency_scaling = run.host.frequency_scaling;
+  if (frequency_scaling.is_object()) {
+    if (const auto scaling = frequency_scaling.find("scaling");
+        scaling != frequency_scaling.end() && scaling->is_boolean()) {
+      out["cpu_scaling_enabled"] = *scaling;
+    }
   }
-  if (const nlohmann::json* devices = array_at(document, "/context/devices");
-      devices && !devices->empty()) {
-    const nlohmann::json& gpu = devices->front();
-    out["gpu"] = text_at(gpu, "/name");
-    out["gpu_driver"] = text_at(gpu, "/driver_version");
-    out["cuda_runtime"] = text_at(gpu, "/runtime_version");
+  if (!run.devices.empty()) {
+    const DeviceFacts& gpu = run.devices.front();
+    out["gpu"] = gpu.name;
+    out["gpu_driver"] = gpu.driver_version;
+    out["cuda_runtime"] = gpu.runtime_version;
   }
   // CCCL's version only where a plugin built with it ran: a CUDA plugin that was built but found
   // no device, or that the run's selection left out, says nothing about this run.
   std::set<std::string> ran;
   for (const CellResult& cell : cells) ran.insert(cell.plugin);
-  if (const nlohmann::json* plugins = array_at(document, "/context/plugins")) {
-    for (const nlohmann::json& plugin : *plugins) {
-      if (!plugin.is_object() || !plugin.contains("status") || plugin["status"] != "available" ||
-          !plugin.contains("name") || !plugin["name"].is_string() ||
-          ran.count(plugin["name"].get<std::string>()) == 0) {
-        continue;
-      }
-      const nlohmann::json::json_pointer cccl("/build_info/cccl");
-      if (plugin.contains(cccl)) out["cccl"] = plugin.at(cccl);
+  for (const PluginFacts& plugin : run.plugins) {
+    if (plugin.status != "available" || plugin.name.empty() || ran.count(plugin.name) == 0) {
+      continue;
     }
+    const nlohmann::json::json_pointer cccl("/cccl");
+    if (plugin.build_info.contains(cccl)) out["cccl"] = plugin.build_info.at(cccl);
   }
   return out;
 }
@@ -218,7 +213,7 @@ nlohmann::json gbench_document(const ResultsFile& file, bool error_entries) {
   nlohmann::json benchmarks = nlohmann::json::array();
   for_each_gbench_entry(file, error_entries,
                         [&](nlohmann::json&& entry) { benchmarks.push_back(std::move(entry)); });
-  return {{"context", gbench_context(file.document, file.cells)},
+  return {{"context", gbench_context(file.context, file.cells)},
           {"benchmarks", std::move(benchmarks)}};
 }
 
@@ -233,7 +228,7 @@ void write_gbench(const ResultsFile& file, bool error_entries, const TextSink& p
     first = false;
   });
   put(first ? "],\n  \"context\": " : "\n  ],\n  \"context\": ");
-  put(indented_after_first(gbench_context(file.document, file.cells).dump(2, ' ', false, kReplace),
+  put(indented_after_first(gbench_context(file.context, file.cells).dump(2, ' ', false, kReplace),
                            "  "));
   put("\n}\n");
 }

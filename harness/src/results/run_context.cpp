@@ -3,7 +3,9 @@
 
 #include "results/results_reader.hpp"
 
+#include <climits>
 #include <cmath>
+#include <utility>
 
 namespace plugbench {
 namespace {
@@ -83,6 +85,7 @@ RunContext run_context_from_json(const nlohmann::json& context) {
   RunContext run;
   if (!context.is_object()) return run;
   run.time = text_at(context, "/time");
+  run.command_line = text_at(context, "/command_line");
   run.host = host_from_json(object_of(context, "host"));
   run.build = build_from_json(object_of(context, "build"));
   const nlohmann::json& settings = object_of(context, "settings");
@@ -96,10 +99,12 @@ RunContext run_context_from_json(const nlohmann::json& context) {
       found != settings.end() && found->is_number()) {
     run.settings.outlier_threshold = found->get<double>();
   }
+  run.settings.baseline = text_at(settings, "/baseline");
   for (const nlohmann::json& device : array_of(context, "devices")) {
     if (!device.is_object()) continue;
     run.devices.push_back({text_at(device, "/name"), text_at(device, "/driver_version"),
-                           text_at(device, "/runtime_version")});
+                           text_at(device, "/runtime_version"), text_at(device, "/uuid"),
+                           text_at(device, "/pci_bus_id")});
   }
   for (const nlohmann::json& peak : array_of(context, "peaks")) {
     if (!peak.is_object()) continue;
@@ -114,8 +119,29 @@ RunContext run_context_from_json(const nlohmann::json& context) {
   for (const nlohmann::json& plugin : array_of(context, "plugins")) {
     if (!plugin.is_object()) continue;
     const nlohmann::json& process = object_of(plugin, "process");
-    run.plugins.push_back({text_at(plugin, "/name"), text_at(plugin, "/memory_space"),
-                           count_of(process, "cpus"), count_of(process, "openmp_threads")});
+    PluginFacts read;
+    read.name = text_at(plugin, "/name");
+    read.status = text_at(plugin, "/status");
+    read.memory_space = text_at(plugin, "/memory_space");
+    read.cpus = count_of(process, "cpus");
+    read.openmp_threads = count_of(process, "openmp_threads");
+    if (const auto found = plugin.find("build_info"); found != plugin.end()) {
+      read.build_info = *found;
+    }
+    run.plugins.push_back(std::move(read));
+  }
+  // Present, even empty, marks a run of several ranks (the reader has checked it is an object).
+  if (const auto mpi = context.find("mpi"); mpi != context.end()) {
+    MpiFacts facts;
+    for (const nlohmann::json& rank : array_of(*mpi, "ranks")) {
+      RankFacts read;
+      // A rank number is a count; anything else (a string, -1, 1e300) names no rank.
+      const std::optional<double> number = number_at(rank, "/rank");
+      if (number && *number >= 0 && *number <= INT_MAX) read.rank = static_cast<int>(*number);
+      read.host = text_at(rank, "/host");
+      facts.ranks.push_back(std::move(read));
+    }
+    run.mpi = std::move(facts);
   }
   return run;
 }
