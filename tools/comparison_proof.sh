@@ -77,5 +77,10 @@ for kind in aa ab; do
     done
   fi
   ((count > 1)) && compare "$kind" "all-$count-runs-a-side.txt" 1 "$count"
-  grep -h ": [0-9]* cells compared:" "$out/$kind"/*.txt | sed "s|$out/||g"
+  # The summary line of each compare written above (a compare that failed has none).
+  for file in "$out/$kind"/pair*-compare.txt "$out/$kind"/pairs-*.txt "$out/$kind"/all-*.txt; do
+    [ -e "$file" ] || continue
+    line=$(grep -h ": [0-9]* cells compared:" "$file" || true)
+    echo "${line//"$out/"/}"
+  done
 done

@@ -534,14 +534,16 @@ TEST_F(Compare, TheReferenceLoopVetoesAVerdictWhereItMovedAsMuch) {
 
 // Several runs a side, each measured in rounds beside its baseline: the runs' level moves by a
 // quarter (the whole machine's state), which hides a 15 % slowdown from a test over the times;
-// the cell's time over the baseline's in the same rounds moves by 0.5 % between runs and shows it.
-// Where the baseline slowed with the cell (10 % of its 15 %), that ratio moved by less than the
-// threshold, surely (p < 0.05): too noisy, never slower.
-TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheRunsMovedTogether) {
+// the cell's time over the baseline's in the same rounds moves by 0.5 % between runs and shows it,
+// where the cell and its baseline are of a kind (here both one thread on the host). It does not
+// decide where the baseline's own time moved (10 % slower: the ratio over it no longer is the
+// cell's change), nor where the cell's team is not the baseline's.
+TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // factor: every cell of the run; changed: the openmp reduce at 2^12 besides; baseline: the
-  // baseline's reduce at 2^12 besides; jitter: the run's per-round ratio noise.
+  // baseline's reduce at 2^12 besides; threads: the openmp cell's team; jitter: the run's
+  // per-round ratio noise.
   auto run_with = [&](const std::string& name, double factor, double changed, double baseline,
-                      double jitter) {
+                      int threads, double jitter) {
     nlohmann::json run = read_json(base_path());
     for (nlohmann::json& cell : run["results"]) {
       cell.erase("machine_load");
@@ -556,6 +558,8 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheRunsMovedTogether) {
     }
     nlohmann::json& cell = cell_of(run, "reduce", "openmp", 4096);
     EXPECT_TRUE(cell.contains("paired") && cell["rounds"].is_object()) << cell.dump();
+    EXPECT_EQ(cell_of(run, "reduce", "cpu_serial", 4096)["team"]["threads"], 1);
+    cell["team"]["threads"] = threads;
     scale_kernel_time(cell, changed);
     scale_kernel_time(cell_of(run, "reduce", "cpu_serial", 4096), baseline);
     for (const char* key : {"median", "low", "high"}) {
@@ -564,21 +568,23 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheRunsMovedTogether) {
     }
     return write(name, run);
   };
-  auto compare = [&](const std::string& tag, double baseline) {
-    const std::vector<double> base_levels = {1.0, 1.3, 0.8}, new_levels = {0.9, 1.25, 1.1};
+  auto compare = [&](const std::string& tag, double baseline, int threads) {
+    // The same levels on both sides, in another order: the runs' spread, no shift between sides.
+    const std::vector<double> base_levels = {1.0, 1.3, 0.8}, new_levels = {1.3, 0.8, 1.0};
     const std::vector<double> jitters = {1.0, 1.005, 0.995};
     std::vector<std::string> arguments = {"compare", "--format", "csv"};
     for (int i = 0; i < 3; ++i) {
       const std::string number = std::to_string(i);
-      arguments.insert(
-          arguments.end(),
-          {"--base", run_with(tag + "a" + number + ".json", base_levels[i], 1.0, 1.0, jitters[i]),
-           "--new",
-           run_with(tag + "b" + number + ".json", new_levels[i], 1.15, baseline, jitters[2 - i])});
+      arguments.insert(arguments.end(), {"--base",
+                                         run_with(tag + "a" + number + ".json", base_levels[i], 1.0,
+                                                  1.0, threads, jitters[i]),
+                                         "--new",
+                                         run_with(tag + "b" + number + ".json", new_levels[i], 1.15,
+                                                  baseline, threads, jitters[2 - i])});
     }
     return run_harness(arguments);
   };
-  CommandResult slowed = compare("paired_", 1.0);
+  CommandResult slowed = compare("paired_", 1.0, 1);
   EXPECT_EQ(slowed.exit_code, 1) << slowed.out << slowed.err;
   for (const auto& row : csv_rows(slowed.out)) {
     const bool changed =
@@ -593,16 +599,23 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheRunsMovedTogether) {
           << row.at("plugin") << " " << row.at("why");
     }
   }
-  CommandResult together = compare("together_", 1.10);
-  EXPECT_EQ(together.exit_code, 0) << together.out << together.err;
-  const auto rows = csv_rows(together.out);
+  CommandResult moved = compare("moved_", 1.10, 1);
+  EXPECT_EQ(moved.exit_code, 0) << moved.out << moved.err;
+  const auto rows = csv_rows(moved.out);
   const auto& row = row_for(rows, "reduce", "openmp", "4096");
   EXPECT_EQ(row.at("verdict"), "too noisy") << row.at("why");
   EXPECT_EQ(row.at("paired_ratio"), "1.045");
-  EXPECT_TRUE(contains(row.at("why"), "its baseline moved with it between the runs"))
+  EXPECT_TRUE(contains(row.at("why"), "not over cpu_serial/loop: its own time moved (1.1)"))
       << row.at("why");
   // The baseline itself has no ratio over itself.
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("paired_ratio"), "");
+  CommandResult other_kind = compare("team_", 1.0, 4);
+  EXPECT_EQ(other_kind.exit_code, 0) << other_kind.out << other_kind.err;
+  const auto team_rows = csv_rows(other_kind.out);
+  const auto& team_row = row_for(team_rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(team_row.at("verdict"), "too noisy") << team_row.at("why");
+  EXPECT_EQ(team_row.at("paired_ratio"), "1.150");
+  EXPECT_FALSE(contains(team_row.at("why"), "in the same rounds")) << team_row.at("why");
 }
 
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {

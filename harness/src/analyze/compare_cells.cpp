@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -69,14 +68,6 @@ std::optional<double> paired_time(const CellResult& cell) {
   return 1 / speedup;
 }
 
-// The width of an interval on the log scale: how precisely a measure pins the ratio down.
-double log_width(const RatioEstimate& estimate) {
-  if (!std::isfinite(estimate.low) || !std::isfinite(estimate.high) || estimate.low <= 0) {
-    return std::numeric_limits<double>::infinity();
-  }
-  return std::log(estimate.high / estimate.low);
-}
-
 // A cell as its runs have it: the runs' figures gathered, their statuses folded into one (a
 // failed run, then a run without a time, decides).
 CellSide side_of(const std::vector<const CellResult*>& runs) {
@@ -95,6 +86,8 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   }
   side.status = deciding->status;
   side.message = deciding->message;
+  side.memory_space = runs.front()->memory_space;
+  if (runs.front()->team) side.threads = runs.front()->team->threads;
   std::vector<double> gbps, percent;
   bool every_run_normalized = true;
   bool every_run_paired = true;
@@ -238,20 +231,14 @@ void estimate_timed(CellComparison& c) {
   }
   if (!estimate) return;
   c.time_estimate = estimate->ratio;
-  // Several runs a side, each measured in rounds beside the same baseline: the cell's time over
-  // the baseline's in the same rounds moves far less between runs than the time does (the runs'
-  // machine state is common to both), so where its interval is the narrower it gives the test.
-  // Chosen by the intervals' widths, which say nothing of which way either ratio moved: no p-value
-  // is picked for being small. The time still says same or which way (decide_timed).
+  // Several runs a side, each measured in rounds beside the same baseline: the time over the
+  // baseline's in the same rounds, over the runs; whether it decides is choose_over_baseline's.
   if (estimate->test == "t over runs" && base.run_paired.size() >= 2 &&
       current.run_paired.size() >= 2 && base.paired_baseline == current.paired_baseline) {
     if (std::optional<RatioEstimate> paired =
             ratio_from_runs(base.run_paired, current.run_paired)) {
       c.paired_ratio = paired->ratio;
-      if (log_width(*paired) < log_width(*estimate)) {
-        estimate = paired;
-        c.decided_by = "time over " + base.paired_baseline + "'s in the same rounds";
-      }
+      c.paired = *paired;
     }
   }
   c.estimate = estimate->ratio;
@@ -261,6 +248,45 @@ void estimate_timed(CellComparison& c) {
   }
   c.p_value = estimate->p_value;
   c.test = estimate->test;
+}
+
+// Where the paired ratio decides, chosen before any test, from what the test cannot see: the
+// cell and its baseline are of a kind (memory space, team size), so that one machine state moves
+// both alike (a one-thread cell beside a sixteen-thread one does not: docs/measurement.md), and
+// the baseline's own time did not move beyond the threshold, so that the ratio over it is the
+// cell's change (a baseline that got faster would make every cell over it look slower).
+void choose_over_baseline(std::vector<CellComparison>& comparisons,
+                          const CompareSettings& settings) {
+  std::map<CellKey, const CellComparison*> by_key;
+  for (const CellComparison& c : comparisons) by_key[c.key] = &c;
+  for (CellComparison& c : comparisons) {
+    if (!c.paired) continue;
+    const std::string& name = c.base->paired_baseline;
+    const std::size_t slash = name.find('/');
+    if (slash == std::string::npos) continue;
+    CellKey key = c.key;
+    key.plugin = name.substr(0, slash);
+    key.variant = name.substr(slash + 1);
+    key.occurrence = 0;
+    const auto found = by_key.find(key);
+    if (found == by_key.end()) continue;
+    const CellComparison& baseline = *found->second;
+    if (!baseline.time_estimate || !baseline.base || !baseline.current) continue;
+    const bool of_a_kind = baseline.base->memory_space == c.base->memory_space &&
+                           baseline.base->threads && baseline.base->threads == c.base->threads &&
+                           baseline.current->threads == c.current->threads;
+    if (!of_a_kind) continue;
+    if (std::fabs(*baseline.time_estimate - 1) > settings.threshold) {
+      c.baseline_moved = baseline.time_estimate;
+      continue;
+    }
+    c.decided_by = "time over " + name + "'s in the same rounds";
+    c.estimate = c.paired->ratio;
+    c.low = std::isfinite(c.paired->low) ? std::optional(c.paired->low) : std::nullopt;
+    c.high = std::isfinite(c.paired->high) ? std::optional(c.paired->high) : std::nullopt;
+    c.p_value = c.paired->p_value;
+    c.test = c.paired->test;
+  }
 }
 
 void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_t family) {
@@ -273,16 +299,27 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.detail = "a median of zero: nothing to divide";
     return;
   }
-  // The time says same or which way; a measure over the baseline only says how surely.
-  const double change = c.time_estimate.value_or(*c.ratio) - 1;
-  if (std::fabs(change) <= settings.threshold) {
+  const double change = c.estimate.value_or(*c.ratio) - 1;
+  const bool within = std::fabs(change) <= settings.threshold;
+  // Too noisy to say, unless the test tells the two apart at the family's level.
+  c.verdict = Verdict::noisy;
+  c.label = "too noisy";
+  if (c.decided_by != "time") {
+    // Over the baseline, the time must agree: both within the threshold (same), or both beyond
+    // it the same way (then the test on the ratio over the baseline decides).
+    const double time_change = c.time_estimate.value_or(*c.ratio) - 1;
+    const bool time_within = std::fabs(time_change) <= settings.threshold;
+    if (within != time_within || (!within && (change > 0) != (time_change > 0))) {
+      c.detail = "over " + base.paired_baseline + " new/base is " + short_number(1 + change) +
+                 ", the time's is " + short_number(1 + time_change) + ": they disagree";
+      return;
+    }
+  }
+  if (within) {
     c.verdict = Verdict::same;
     c.label = "same";
     return;
   }
-  // Too noisy to say, unless the test tells the two apart at the family's level.
-  c.verdict = Verdict::noisy;
-  c.label = "too noisy";
   const bool over_runs = c.test == "t over runs";
   const std::size_t base_n = over_runs ? base.run_medians_ms.size() : base.samples_ms.size();
   const std::size_t current_n =
@@ -304,11 +341,14 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
   } else {
     c.detail = "p = " + short_number(*c.p_adjusted) + " after Holm over " + std::to_string(family) +
                " cells (" + c.test + ")";
+    if (c.baseline_moved) {
+      c.detail += "; not over " + c.base->paired_baseline + ": its own time moved (" +
+                  short_number(*c.baseline_moved) + ")";
+    }
   }
-  // A verdict stands only where a second ratio moved the same way beyond the threshold too:
-  // decided over the baseline, that ratio (else the baseline moved with the cell between the
-  // runs); over the reference loop (a machine that lost a quarter of its bandwidth between the
-  // runs, the loop with it, has no slower kernel).
+  // A verdict stands only where the time over the reference loop moved the same way beyond the
+  // threshold too: a machine that lost a quarter of its bandwidth between the runs, the loop with
+  // it, has no slower kernel.
   const auto moved_too = [&](double ratio) {
     return std::fabs(ratio - 1) > settings.threshold && (ratio > 1) == (change > 0);
   };
@@ -319,10 +359,6 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.detail = std::move(why);
   };
   const auto called = [&c] { return c.verdict == Verdict::slower || c.verdict == Verdict::faster; };
-  if (called() && c.estimate && c.decided_by != "time" && !moved_too(*c.estimate)) {
-    too_noisy("its baseline moved with it between the runs: over the baseline new/base is " +
-              short_number(*c.estimate) + ", the time's is " + short_number(*c.time_estimate));
-  }
   if (called() && c.normalized_ratio && !moved_too(*c.normalized_ratio)) {
     too_noisy("the reference loop moved as much between the runs: over it new/base is " +
               short_number(*c.normalized_ratio) + ", the time's is " + short_number(*c.ratio));
@@ -373,9 +409,11 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
   std::vector<double> p_values;
   std::vector<CellComparison*> tested;
   for (CellComparison& c : comparisons) {
-    if (!timed(c)) continue;
-    estimate_timed(c);
-    if (c.p_value) {
+    if (timed(c)) estimate_timed(c);
+  }
+  choose_over_baseline(comparisons, settings);
+  for (CellComparison& c : comparisons) {
+    if (timed(c) && c.p_value) {
       p_values.push_back(*c.p_value);
       tested.push_back(&c);
     }

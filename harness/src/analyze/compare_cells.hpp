@@ -4,9 +4,11 @@
 // side, over runs with several), on the time, a threshold, a test whose p-values are Holm-adjusted
 // over every compared cell, and a veto by the time over the rounds' median reference pass where
 // both sides have one (host cells measured in rounds). With several runs a side, a cell measured
-// in rounds beside its baseline may be decided by its time over the baseline's in the same rounds.
+// in rounds beside a baseline of its kind (memory space, threads) whose own time did not move is
+// decided by its time over the baseline's in the same rounds.
 #pragma once
 
+#include "analyze/ratio_interval.hpp"
 #include "measure/cell_result.hpp"
 
 #include <compare>
@@ -41,6 +43,8 @@ struct CellSide {
   std::vector<double> run_paired;
   std::string paired_baseline;  // "plugin/variant" run_paired is over
   std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
+  std::string memory_space;                 // the first run's
+  std::optional<std::uint32_t> threads;     // the first run's team, where it reported one
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;
 };
@@ -76,14 +80,18 @@ struct CellComparison {
   // The same of the time over the baseline's in the same rounds, estimated over the runs (several
   // a side, each run measured in rounds beside the same baseline).
   std::optional<double> paired_ratio;
-  std::optional<double> time_estimate;  // the time's own estimate: it says same or which way
+  std::optional<double> time_estimate;  // the time's own estimate
+  std::optional<RatioEstimate> paired;  // paired_ratio's interval and test
+  // Where the paired ratio could not decide because the baseline's own time moved beyond the
+  // threshold: that move.
+  std::optional<double> baseline_moved;
   // What decided: the time's ratio estimated from the samples (one run a side) or the runs, with
   // its 95 % interval.
   std::optional<double> estimate;
   std::optional<double> low, high;
   std::string decided_by;            // "time", or "time over <baseline>" (paired_ratio decided)
   std::string test;                  // "U over samples" or "t over runs"
-  std::optional<double> p_value;     // two-sided, of that test (x2 where two measures competed)
+  std::optional<double> p_value;     // two-sided, of that test
   std::optional<double> p_adjusted;  // Holm over every compared cell
   Verdict verdict = Verdict::same;
   std::string label;        // what the table shows: "slower", "FAILED (new)", "error in new", ...

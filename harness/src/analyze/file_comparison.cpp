@@ -248,10 +248,11 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       ", else too noisy to say; also too noisy where the time over the median pass of the "
       "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
       "move as far the same way." +
-      (runs ? std::string(" A cell measured in rounds beside its baseline has its time over the "
-                          "baseline's in the same rounds compared too (paired new/base); where "
-                          "its interval is the narrower, the test is on it, and it must have "
-                          "moved as far the same way as the time.")
+      (runs ? std::string(" A cell measured in rounds beside its baseline also shows its time "
+                          "over the baseline's in the same rounds (paired new/base); where the "
+                          "two are of a kind (memory space, threads) and the baseline's own time "
+                          "did not move beyond the threshold, the test is on that ratio, and the "
+                          "time must agree.")
             : std::string()) +
       (columns == ComparisonColumns::terminal
            ? " --wide (or --format csv) adds GB/s, the p-values and each reason."

@@ -169,6 +169,8 @@ std::vector<CellResult> collapse_ranks(std::vector<CellResult> cells) {
     cell.speedup_end_to_end.reset();
     cell.gbps.reset();
     cell.work_rate.reset();
+    cell.paired_speedup.reset();
+    cell.paired_percent_of_peak.reset();
     if (spread.ranks_ok == spread.ranks && spread.median_ms) {
       TimeStats pooled;
       for (const CellResult* rank_cell : group) {

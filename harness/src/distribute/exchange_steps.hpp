@@ -32,7 +32,7 @@ inline const char* to_string(StagingMode mode) {
 }
 
 struct StagingChoice {
-  StagingMode mode;
+  StagingMode mode = StagingMode::host;
   std::string reason;
 };
 
