@@ -198,6 +198,16 @@ void decide_by_status(CellComparison& c) {
   c.regression = base.median_ms && is_error_status(current.status);
 }
 
+// The estimate that gives the test: its ratio, its interval where the data allow one, its p.
+void decide_on(CellComparison& c, const RatioEstimate& estimate) {
+  c.estimate = estimate.ratio;
+  const bool interval = std::isfinite(estimate.low) && std::isfinite(estimate.high);
+  c.low = interval ? std::optional(estimate.low) : std::nullopt;
+  c.high = interval ? std::optional(estimate.high) : std::nullopt;
+  c.p_value = estimate.p_value;
+  c.test = estimate.test;
+}
+
 // The estimate, its interval and the test's p; the verdict waits for the family's adjustment.
 void estimate_timed(CellComparison& c) {
   const CellSide& base = *c.base;
@@ -237,17 +247,10 @@ void estimate_timed(CellComparison& c) {
       current.run_paired.size() >= 2 && base.paired_baseline == current.paired_baseline) {
     if (std::optional<RatioEstimate> paired =
             ratio_from_runs(base.run_paired, current.run_paired)) {
-      c.paired_ratio = paired->ratio;
       c.paired = *paired;
     }
   }
-  c.estimate = estimate->ratio;
-  if (std::isfinite(estimate->low) && std::isfinite(estimate->high)) {
-    c.low = estimate->low;
-    c.high = estimate->high;
-  }
-  c.p_value = estimate->p_value;
-  c.test = estimate->test;
+  decide_on(c, *estimate);
 }
 
 // Where the paired ratio decides, chosen before any test, from what the test cannot see: the
@@ -281,11 +284,7 @@ void choose_over_baseline(std::vector<CellComparison>& comparisons,
       continue;
     }
     c.decided_by = "time over " + name + "'s in the same rounds";
-    c.estimate = c.paired->ratio;
-    c.low = std::isfinite(c.paired->low) ? std::optional(c.paired->low) : std::nullopt;
-    c.high = std::isfinite(c.paired->high) ? std::optional(c.paired->high) : std::nullopt;
-    c.p_value = c.paired->p_value;
-    c.test = c.paired->test;
+    decide_on(c, *c.paired);
   }
 }
 

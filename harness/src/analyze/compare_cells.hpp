@@ -77,11 +77,10 @@ struct CellComparison {
   std::optional<CellSide> current;
   std::optional<double> ratio;             // current / base median kernel time
   std::optional<double> normalized_ratio;  // the same of time over the reference loop
+  std::optional<double> time_estimate;     // the time's own estimate
   // The same of the time over the baseline's in the same rounds, estimated over the runs (several
-  // a side, each run measured in rounds beside the same baseline).
-  std::optional<double> paired_ratio;
-  std::optional<double> time_estimate;  // the time's own estimate
-  std::optional<RatioEstimate> paired;  // paired_ratio's interval and test
+  // a side, each run measured in rounds beside the same baseline), with its interval and test.
+  std::optional<RatioEstimate> paired;
   // Where the paired ratio could not decide because the baseline's own time moved beyond the
   // threshold: that move.
   std::optional<double> baseline_moved;
@@ -89,7 +88,7 @@ struct CellComparison {
   // its 95 % interval.
   std::optional<double> estimate;
   std::optional<double> low, high;
-  std::string decided_by;            // "time", or "time over <baseline>" (paired_ratio decided)
+  std::string decided_by;            // "time", or "time over <baseline>" (paired decided)
   std::string test;                  // "U over samples" or "t over runs"
   std::optional<double> p_value;     // two-sided, of that test
   std::optional<double> p_adjusted;  // Holm over every compared cell

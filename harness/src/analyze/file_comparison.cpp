@@ -119,7 +119,7 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
   const bool normalized_column = all_columns || any_normalized;
   const bool paired_column =
       all_columns || std::any_of(comparisons.begin(), comparisons.end(),
-                                 [](const auto& c) { return c.paired_ratio.has_value(); });
+                                 [](const auto& c) { return c.paired.has_value(); });
   std::vector<TextTable> tables;
   for (const CellComparison& c : comparisons) {
     if (tables.empty() || tables.back().context[2].second != c.key.workload ||
@@ -163,7 +163,9 @@ std::vector<TextTable> cell_tables(const std::vector<CellComparison>& comparison
     row.cells.insert(row.cells.end(),
                      {format_ms(b.median_ms), format_ms(n.median_ms), format_number(c.ratio, 3)});
     if (normalized_column) row.cells.push_back(format_number(c.normalized_ratio, 3));
-    if (paired_column) row.cells.push_back(format_number(c.paired_ratio, 3));
+    if (paired_column)
+      row.cells.push_back(
+          format_number(c.paired ? std::optional(c.paired->ratio) : std::nullopt, 3));
     row.cells.push_back(interval_text(c));
     if (all_columns) row.cells.insert(row.cells.end(), {format_rate(b.gbps), format_rate(n.gbps)});
     row.cells.insert(row.cells.end(),
