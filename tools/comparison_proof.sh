@@ -3,12 +3,14 @@
 # slowdown on this machine (issue #33, docs/comparing-results.md): PAIRS A/A pairs of one build run
 # back to back (a b a b ...), and AB_PAIRS A/B pairs where the fake_slowdown plugin is made 15 %
 # slower, beside cpu_serial and openmp; compared pair by pair (one run a side), in disjoint groups
-# of GROUP pairs (GROUP runs a side), and all pairs at once.
+# of GROUP pairs (GROUP runs a side), and all pairs at once; and each pair alone again with
+# --history, a results history of the other runs of one build (docs/comparing-results.md).
 #
 # usage: [PAIRS=3] [AB_PAIRS=PAIRS] [GROUP=3] tools/comparison_proof.sh BUILD_DIR OUT_DIR [opts...]
 #   BUILD_DIR: a build with the tests (bin/harness, tests/fake_plugins/slowdown)
 #   OUT_DIR:   gets aa/pairN-{a,b}.json, ab/pairN-{a,b}.json, each pair's compare, pairs-I-J.txt
-#              for each disjoint group of GROUP pairs, and all-N-runs-a-side.txt
+#              for each disjoint group of GROUP pairs, all-N-runs-a-side.txt, and
+#              pairN-over-history.txt: the pair against the earlier runs of the others
 #   opts:      harness options for every run
 # A run already in OUT_DIR is kept, so a stopped proof goes on where it stopped (a run is moved
 # into place only once it has finished), and with every run there it only compares.
@@ -59,6 +61,13 @@ for ((i = 1; i <= most; ++i)); do
   fi
 done
 
+# The history of one build's runs: every A/A run, and the A/B pairs' a runs (their b runs are
+# another build). compare leaves the two files it compares out of it.
+history=$(mktemp -d)
+trap 'rm -rf "$history"' EXIT
+"$harness" history add --history "$history/aa.sqlite" "$out"/aa/pair*-[ab].json >/dev/null
+"$harness" history add --history "$history/ab.sqlite" "$out"/ab/pair*-a.json >/dev/null
+
 # compare KIND OUTPUT FIRST LAST: pairs FIRST..LAST of KIND, their a runs against their b runs.
 compare() {
   local kind=$1 output=$2 sides=() i
@@ -70,7 +79,11 @@ compare() {
 for kind in aa ab; do
   count=$pairs
   [ "$kind" = ab ] && count=$ab_pairs
-  for ((i = 1; i <= count; ++i)); do compare "$kind" "pair$i-compare.txt" "$i" "$i"; done
+  for ((i = 1; i <= count; ++i)); do
+    compare "$kind" "pair$i-compare.txt" "$i" "$i"
+    "$harness" compare "$out/$kind/pair$i-a.json" "$out/$kind/pair$i-b.json" \
+      --history "$history/$kind.sqlite" >"$out/$kind/pair$i-over-history.txt" || true
+  done
   if ((group > 1)); then
     for ((first = 1; first + group - 1 <= count; first += group)); do
       compare "$kind" "pairs-$first-$((first + group - 1)).txt" "$first" $((first + group - 1))
@@ -78,7 +91,8 @@ for kind in aa ab; do
   fi
   ((count > 1)) && compare "$kind" "all-$count-runs-a-side.txt" 1 "$count"
   # The summary line of each compare written above (a compare that failed has none).
-  for file in "$out/$kind"/pair*-compare.txt "$out/$kind"/pairs-*.txt "$out/$kind"/all-*.txt; do
+  for file in "$out/$kind"/pair*-compare.txt "$out/$kind"/pair*-over-history.txt \
+    "$out/$kind"/pairs-*.txt "$out/$kind"/all-*.txt; do
     [ -e "$file" ] || continue
     line=$(grep -h ": [0-9]* cells compared:" "$file" || true)
     echo "${line//"$out/"/}"

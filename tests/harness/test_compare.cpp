@@ -618,6 +618,78 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   EXPECT_FALSE(contains(team_row.at("why"), "in the same rounds")) << team_row.at("why");
 }
 
+// One run a side cannot see how much runs differ; --history gives the test each cell's earlier
+// runs on the same machine. A machine whose runs wander by a fifth calls nothing where the samples
+// alone call every cell; where runs agree within 1 %, a cell 15 % slower is slower over them.
+TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
+  auto run_with = [&](const std::string& name, const std::string& time, double all_factor,
+                      double openmp_factor) {
+    nlohmann::json run = base();
+    run["context"]["time"] = time;  // a run of its own in the history
+    for (nlohmann::json& cell : run["results"]) scale_kernel_time(cell, all_factor);
+    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), openmp_factor);
+    return write(name, run);
+  };
+  auto history_of = [&](const std::string& name, const std::vector<double>& levels) {
+    const std::string database = folder_->file(name);
+    std::vector<std::string> add = {"history", "add", "--history", database};
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      add.push_back(run_with(name + std::to_string(i) + ".json",
+                             "2026-01-0" + std::to_string(i + 1) + "T00:00:00Z", levels[i], 1.0));
+    }
+    CommandResult added = run_harness(add);
+    EXPECT_EQ(added.exit_code, 0) << added.out << added.err;
+    return database;
+  };
+  const std::string old_run = run_with("old.json", "2026-02-01T00:00:00Z", 1.0, 1.0);
+
+  // Runs that wander by a fifth; the new run 1.2x every cell's time.
+  const std::string wandering = history_of("wandering.sqlite", {1.0, 1.25, 0.8, 1.1});
+  const std::string drifted = run_with("drifted.json", "2026-02-02T00:00:00Z", 1.2, 1.0);
+  CommandResult alone = run_harness({"compare", old_run, drifted, "--format", "csv"});
+  EXPECT_EQ(alone.exit_code, 1) << alone.out << alone.err;  // the samples see no run's spread
+  CommandResult over =
+      run_harness({"compare", old_run, drifted, "--format", "csv", "--history", wandering});
+  EXPECT_EQ(over.exit_code, 0) << over.out << over.err;
+  for (const auto& row : csv_rows(over.out)) {
+    EXPECT_EQ(row.at("verdict"), "too noisy") << row.at("plugin") << " " << row.at("why");
+    EXPECT_TRUE(contains(row.at("why"), "t over the history's runs")) << row.at("why");
+  }
+
+  // Runs within 1 % of each other; the new run's openmp reduce at 2^12 takes 1.15x.
+  const std::string steady = history_of("steady.sqlite", {1.0, 1.01, 0.99, 1.005});
+  const std::string slowed = run_with("slowed.json", "2026-02-03T00:00:00Z", 1.0, 1.15);
+  CommandResult called =
+      run_harness({"compare", old_run, slowed, "--format", "csv", "--history", steady});
+  EXPECT_EQ(called.exit_code, 1) << called.out << called.err;
+  for (const auto& row : csv_rows(called.out)) {
+    const bool changed =
+        row.at("workload") == "reduce" && row.at("plugin") == "openmp" && row.at("n") == "4096";
+    EXPECT_EQ(row.at("verdict"), changed ? "slower" : "same") << row.at("plugin");
+    if (changed) {
+      EXPECT_EQ(row.at("why"), "on time (t over the history's runs)");
+    }
+  }
+  // The compared files themselves, added to the history, are not their own earlier runs: the
+  // heading counts the four.
+  CommandResult added = run_harness({"history", "add", "--history", steady, old_run, slowed});
+  EXPECT_EQ(added.exit_code, 0) << added.out << added.err;
+  CommandResult console =
+      run_harness({"compare", old_run, slowed, "--format", "md", "--history", steady});
+  EXPECT_EQ(console.exit_code, 1) << console.out << console.err;
+  EXPECT_TRUE(contains(console.out, "4 earlier runs of this machine in")) << console.out;
+
+  // A history that is not there, or several runs a side with one: exit 2, saying why.
+  CommandResult missing =
+      run_harness({"compare", old_run, slowed, "--history", folder_->file("none.sqlite")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "no history there")) << missing.err;
+  CommandResult runs = run_harness({"compare", "--base", old_run, "--base", drifted, "--new",
+                                    slowed, "--new", slowed, "--history", steady});
+  EXPECT_EQ(runs.exit_code, 2);
+  EXPECT_TRUE(contains(runs.err, "--history is for one run a side")) << runs.err;
+}
+
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {
   nlohmann::json steady = base();
   set_samples(cell_of(steady, "scan", "cpu_serial", 4096),

@@ -209,7 +209,21 @@ void decide_on(CellComparison& c, const RatioEstimate& estimate) {
 }
 
 // The estimate, its interval and the test's p; the verdict waits for the family's adjustment.
-void estimate_timed(CellComparison& c) {
+// The cell's earlier runs on each side's machine, where --history found enough of both.
+std::optional<std::pair<const EarlierRuns*, const EarlierRuns*>> earlier_runs_of(
+    const CellComparison& c, const CompareSettings& settings) {
+  if (!settings.history || c.key.occurrence != 0) return std::nullopt;
+  const auto base = settings.history->base.find(c.key);
+  const auto current = settings.history->current.find(c.key);
+  if (base == settings.history->base.end() || current == settings.history->current.end() ||
+      base->second.log_times.size() < kFewestHistoryRuns ||
+      current->second.log_times.size() < kFewestHistoryRuns) {
+    return std::nullopt;
+  }
+  return std::pair{&base->second, &current->second};
+}
+
+void estimate_timed(CellComparison& c, const CompareSettings& settings) {
   const CellSide& base = *c.base;
   const CellSide& current = *c.current;
   if (*base.median_ms <= 0 || *current.median_ms <= 0) return;
@@ -235,6 +249,21 @@ void estimate_timed(CellComparison& c) {
                  std::to_string(current.run_medians_ms.size()) +
                  " new runs with a time: the test over runs needs two or more a side";
       return;
+    }
+  } else if (const auto earlier = earlier_runs_of(c, settings)) {
+    // One run a side cannot see how much runs differ; the cell's earlier runs on these machines
+    // can (Kalibera & Jones: the run is the unit of replication).
+    const bool one_machine = settings.history->one_machine;
+    estimate = ratio_over_history(*base.median_ms, *current.median_ms, earlier->first->log_times,
+                                  earlier->second->log_times, one_machine);
+    // Its time over the baseline's in the same rounds, against how that ratio moved in them.
+    const std::string& baseline = base.paired_baseline;
+    if (base.run_paired.size() == 1 && current.run_paired.size() == 1 &&
+        current.paired_baseline == baseline && earlier->first->baseline == baseline &&
+        earlier->second->baseline == baseline) {
+      c.paired = ratio_over_history(base.run_paired[0], current.run_paired[0],
+                                    earlier->first->log_over_baseline,
+                                    earlier->second->log_over_baseline, one_machine);
     }
   } else {
     estimate = ratio_from_samples(base.samples_ms, current.samples_ms);
@@ -319,7 +348,8 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     c.label = "same";
     return;
   }
-  const bool over_runs = c.test == "t over runs";
+  // Tests over runs (these files' or the history's) have no fewest-samples floor.
+  const bool over_runs = c.test != "U over samples";
   const std::size_t base_n = over_runs ? base.run_medians_ms.size() : base.samples_ms.size();
   const std::size_t current_n =
       over_runs ? current.run_medians_ms.size() : current.samples_ms.size();
@@ -408,7 +438,7 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
   std::vector<double> p_values;
   std::vector<CellComparison*> tested;
   for (CellComparison& c : comparisons) {
-    if (timed(c)) estimate_timed(c);
+    if (timed(c)) estimate_timed(c, settings);
   }
   choose_over_baseline(comparisons, settings);
   for (CellComparison& c : comparisons) {

@@ -1,7 +1,8 @@
 // compare_cells.hpp: the cells of two sides, each one results file or several runs, matched by
 // (workload, distribution, n, plugin, variant), each given a verdict by the rule in
 // docs/comparing-results.md: new over base with a 95 % interval (over samples with one run a
-// side, over runs with several), on the time, a threshold, a test whose p-values are Holm-adjusted
+// side, over runs with several, or over the spread of the cell's earlier runs in the history with
+// one run a side and --history), on the time, a threshold, a test whose p-values are Holm-adjusted
 // over every compared cell, and a veto by the time over the rounds' median reference pass where
 // both sides have one (host cells measured in rounds). With several runs a side, a cell measured
 // in rounds beside a baseline of its kind (memory space, threads) whose own time did not move is
@@ -13,17 +14,48 @@
 
 #include <compare>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace plugbench {
 
+struct CellKey {
+  std::string workload;
+  std::string distribution;
+  std::uint64_t n = 0;
+  std::string plugin;
+  std::string variant;
+  int occurrence = 0;  // the second cell with this key in one file (a size listed twice) is 1
+  auto operator<=>(const CellKey&) const = default;
+};
+
+// How much one cell's runs differ on a machine, from its earlier runs in the results history:
+// one value per earlier run (analyze/earlier_runs.hpp finds them).
+struct EarlierRuns {
+  std::vector<double> log_times;  // the log of each run's median kernel time
+  // The log of each run's median time over its baseline's median in that run, where the run
+  // had both; `baseline` is "plugin/variant".
+  std::vector<double> log_over_baseline;
+  std::string baseline;
+};
+
+// One run a side: how runs differ, from the history, by cell (occurrence 0).
+struct HistorySpread {
+  std::map<CellKey, EarlierRuns> base, current;
+  bool one_machine = false;  // both files from one machine: the same earlier runs on each side
+  std::string described;     // where they came from and how many, for the reader
+};
+
 struct CompareSettings {
   double threshold = 0.05;  // new/base within this fraction of 1: same
   double alpha = 0.05;      // level of the test, for the whole family of compared cells (Holm)
   // Where the CPUs or GPUs differ, a slower cell measures the machines: no regression unless set.
   bool regressions_across_machines = false;
+  // --history: with one run a side, the test is over how much the cell's earlier runs differ.
+  std::shared_ptr<const HistorySpread> history;
 };
 
 // One side of a matched cell, as its results file (or files: several runs) have it.
@@ -47,16 +79,6 @@ struct CellSide {
   std::optional<std::uint32_t> threads;     // the first run's team, where it reported one
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;
-};
-
-struct CellKey {
-  std::string workload;
-  std::string distribution;
-  std::uint64_t n = 0;
-  std::string plugin;
-  std::string variant;
-  int occurrence = 0;  // the second cell with this key in one file (a size listed twice) is 1
-  auto operator<=>(const CellKey&) const = default;
 };
 
 enum class Verdict {
@@ -89,7 +111,7 @@ struct CellComparison {
   std::optional<double> estimate;
   std::optional<double> low, high;
   std::string decided_by;            // "time", or "time over <baseline>" (paired decided)
-  std::string test;                  // "U over samples" or "t over runs"
+  std::string test;                  // the RatioEstimate's: samples, runs or the history's runs
   std::optional<double> p_value;     // two-sided, of that test
   std::optional<double> p_adjusted;  // Holm over every compared cell
   Verdict verdict = Verdict::same;

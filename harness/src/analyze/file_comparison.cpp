@@ -241,8 +241,16 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       "Verdicts: new/base estimated with a 95% interval " +
       std::string(runs ? "over the runs (Welch's t over each run's log median: the runs are the "
                          "replication)"
-                       : "over the samples (Hodges-Lehmann with the Mann-Whitney U test; one run "
-                         "a side cannot see how much runs differ: several runs a side can)") +
+                  : settings.history
+                      ? "over how much each cell's earlier runs differ (" +
+                            settings.history->described +
+                            ": Student's t over their log medians' spread, the time over the "
+                            "baseline's likewise; a cell with fewer than " +
+                            std::to_string(kFewestHistoryRuns) +
+                            " earlier runs a side over its samples, as without --history)"
+                      : "over the samples (Hodges-Lehmann with the Mann-Whitney U test; one run "
+                        "a side cannot see how much runs differ: several runs a side, or "
+                        "--history, can)") +
       ", on the time; same within " + number_text(100 * settings.threshold, "%g") +
       "%; beyond it, faster or slower where the test's p, Holm-adjusted over every compared "
       "cell, is below " +
@@ -250,12 +258,13 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       ", else too noisy to say; also too noisy where the time over the median pass of the "
       "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
       "move as far the same way." +
-      (runs ? std::string(" A cell measured in rounds beside its baseline also shows its time "
-                          "over the baseline's in the same rounds (paired new/base); where the "
-                          "two are of a kind (memory space, threads) and the baseline's own time "
-                          "did not move beyond the threshold, the test is on that ratio, and the "
-                          "time must agree.")
-            : std::string()) +
+      (runs || settings.history
+           ? std::string(" A cell measured in rounds beside its baseline also shows its time "
+                         "over the baseline's in the same rounds (paired new/base); where the "
+                         "two are of a kind (memory space, threads) and the baseline's own time "
+                         "did not move beyond the threshold, the test is on that ratio, and the "
+                         "time must agree.")
+           : std::string()) +
       (columns == ComparisonColumns::terminal
            ? " --wide (or --format csv) adds GB/s, the p-values and each reason."
            : ""));

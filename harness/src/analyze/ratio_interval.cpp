@@ -1,4 +1,5 @@
-// ratio_interval.cpp: Hodges–Lehmann with the Moses interval over samples, Welch's t over runs.
+// ratio_interval.cpp: Hodges–Lehmann with the Moses interval over samples, Welch's t over runs, and
+// Student's t over the spread of earlier runs.
 #include "analyze/ratio_interval.hpp"
 
 #include "analyze/mann_whitney.hpp"
@@ -31,6 +32,27 @@ double variance_of(const std::vector<double>& values, double mean) {
   double squares = 0;
   for (double value : values) squares += (value - mean) * (value - mean);
   return squares / static_cast<double>(values.size() - 1);
+}
+
+// Welch–Satterthwaite degrees of freedom of two variances of means, from `nb` and `nc` values.
+double welch_df(double vb, std::size_t nb, double vc, std::size_t nc) {
+  return (vb + vc) * (vb + vc) /
+         (vb * vb / static_cast<double>(nb - 1) + vc * vc / static_cast<double>(nc - 1));
+}
+
+// The interval and p of a difference of logs whose variance is vb + vc, against Student's t.
+void estimate_with_t(RatioEstimate& estimate, double difference, double vb, double vc, double df) {
+  const double se = std::sqrt(vb + vc);
+  if (!(se > 0)) {  // every run of each side alike (the same file twice?): nothing to test
+    estimate.low = estimate.high = std::nan("");
+    estimate.p_value = 1;
+    return;
+  }
+  const boost::math::students_t t(df);
+  const double quantile = boost::math::quantile(boost::math::complement(t, 0.025));
+  estimate.low = std::exp(difference - quantile * se);
+  estimate.high = std::exp(difference + quantile * se);
+  estimate.p_value = 2 * boost::math::cdf(boost::math::complement(t, std::fabs(difference / se)));
 }
 
 }  // namespace
@@ -96,21 +118,27 @@ std::optional<RatioEstimate> ratio_from_runs(const std::vector<double>& base_run
   RatioEstimate estimate;
   estimate.test = "t over runs";
   estimate.ratio = std::exp(difference);
-  const double se = std::sqrt(vb + vc);
-  if (!(se > 0)) {  // every run of each side alike (the same file twice?): nothing to test
-    estimate.low = estimate.high = std::nan("");
-    estimate.p_value = 1;
-    return estimate;
+  estimate_with_t(estimate, difference, vb, vc, welch_df(vb, b.size(), vc, c.size()));
+  return estimate;
+}
+
+std::optional<RatioEstimate> ratio_over_history(double base, double current,
+                                                const std::vector<double>& base_history_logs,
+                                                const std::vector<double>& current_history_logs,
+                                                bool one_machine) {
+  if (!(base > 0) || !(current > 0) || base_history_logs.size() < kFewestHistoryRuns ||
+      current_history_logs.size() < kFewestHistoryRuns) {
+    return std::nullopt;
   }
-  // Welch–Satterthwaite degrees of freedom.
-  const double df =
-      (vb + vc) * (vb + vc) /
-      (vb * vb / static_cast<double>(b.size() - 1) + vc * vc / static_cast<double>(c.size() - 1));
-  const boost::math::students_t t(df);
-  const double quantile = boost::math::quantile(boost::math::complement(t, 0.025));
-  estimate.low = std::exp(difference - quantile * se);
-  estimate.high = std::exp(difference + quantile * se);
-  estimate.p_value = 2 * boost::math::cdf(boost::math::complement(t, std::fabs(difference / se)));
+  const std::size_t nb = base_history_logs.size(), nc = current_history_logs.size();
+  const double vb = variance_of(base_history_logs, mean_of(base_history_logs));
+  const double vc = variance_of(current_history_logs, mean_of(current_history_logs));
+  RatioEstimate estimate;
+  estimate.test = "t over the history's runs";
+  const double difference = std::log(current) - std::log(base);
+  estimate.ratio = std::exp(difference);
+  estimate_with_t(estimate, difference, vb, vc,
+                  one_machine ? static_cast<double>(nb - 1) : welch_df(vb, nb, vc, nc));
   return estimate;
 }
 

@@ -17,7 +17,7 @@ struct RatioEstimate {
   double low = 1;    // the 95 % interval of the ratio; NaN where the data allow none
   double high = 1;
   double p_value = 1;  // two-sided, for "no difference"
-  std::string test;    // "U over samples" or "t over runs"
+  std::string test;    // "U over samples", "t over runs" or "t over the history's runs"
 };
 
 // nullopt when either side has no positive sample.
@@ -27,5 +27,18 @@ std::optional<RatioEstimate> ratio_from_samples(const std::vector<double>& base,
 // Each run's statistic (a median time); nullopt unless both sides have two runs or more.
 std::optional<RatioEstimate> ratio_from_runs(const std::vector<double>& base_runs,
                                              const std::vector<double>& current_runs);
+
+// The fewest earlier runs of a cell that give its spread between runs.
+inline constexpr std::size_t kFewestHistoryRuns = 3;
+
+// One run a side, with how much runs of the cell differ taken from earlier runs (each one's log
+// statistic): the difference of the logs over the square root of the two sides' variances between
+// runs, against Student's t. `one_machine`: both sides' earlier runs are the same ones (one
+// machine), so their variance counts twice and its degrees of freedom once. nullopt unless each
+// side has kFewestHistoryRuns earlier runs and both values are positive.
+std::optional<RatioEstimate> ratio_over_history(double base, double current,
+                                                const std::vector<double>& base_history_logs,
+                                                const std::vector<double>& current_history_logs,
+                                                bool one_machine);
 
 }  // namespace plugbench

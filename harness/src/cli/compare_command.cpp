@@ -4,6 +4,7 @@
 
 #include "analyze/cell_selection.hpp"
 #include "analyze/compare_cells.hpp"
+#include "analyze/earlier_runs.hpp"
 #include "analyze/file_comparison.hpp"
 #include "analyze/rank_spread.hpp"
 #include "base/output_check.hpp"
@@ -11,6 +12,7 @@
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
+#include "history/history_database.hpp"
 #include "render/figure_text.hpp"
 #include "render/text_table.hpp"
 #include "results/machine_facts.hpp"
@@ -19,7 +21,9 @@
 #include <boost/program_options.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -40,7 +44,8 @@ struct CompareOptions {
   bool help = false;
   std::string plugins, workloads, sizes;  // -p, -w, -s: the cells to compare
   bool matched_only = false;
-  bool wide = false;  // every column on the console too
+  bool wide = false;    // every column on the console too
+  std::string history;  // --history DB: how much runs differ, for one run a side
   CellSelection selection;
 };
 
@@ -51,7 +56,8 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "an estimated new/base within this fraction of 1 is the same; a cell slower beyond it "
       "(significantly) is a regression, and the exit code is 1")(
       "alpha", po::value<double>(&o.settings.alpha)->default_value(0.05, "0.05"),
-      "level of the test (U over the samples, or Welch's t over the runs) for the whole family "
+      "level of the test (U over the samples, Welch's t over the runs, or t over --history's runs) "
+      "for the whole family "
       "of compared cells: the p-values are Holm-adjusted")(
       "format",
       po::value<std::string>()
@@ -80,6 +86,10 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "wide", po::bool_switch(&o.wide),
       "every column on the console (GB/s, the p-values, each verdict's reason); by default the "
       "tables fit 120 columns")(
+      "history", po::value<std::string>(&o.history),
+      "with one run a side: judge each cell against how much its earlier runs on the same "
+      "machine differ, read from this results history (harness history add); cells with fewer "
+      "than 3 earlier runs are judged over their samples")(
       "regressions-across-machines", po::bool_switch(&o.settings.regressions_across_machines),
       "call a slower cell a regression (exit 1) even where the CPUs or GPUs differ; by default "
       "other hardware is compared, not judged")("help,h", "this help");
@@ -112,7 +122,9 @@ std::string compare_usage() {
           "over the baseline's in the same rounds (paired new/base); where the two are of a kind "
           "(memory space, threads) and the baseline's own time did not move beyond --threshold, "
           "the test is on that ratio, and the time must agree (both within --threshold, or both "
-          "beyond it the same way).\n"
+          "beyond it the same way). With one run a side, --history DB gives the test what one "
+          "file cannot: how much each cell's runs differ on that machine, from its earlier runs "
+          "in the results history (Student's t over their spread), and the paired rule with it.\n"
           "  FAILED     a wrong answer on either side: shown, never compared\n"
           "Cells in one file only are listed (--matched-only leaves them out); -p, -w and -s "
           "compare some plugins, workloads or sizes only. See docs/comparing-results.md.\n\n"
@@ -120,7 +132,8 @@ std::string compare_usage() {
        << "\nexit codes: 0 no regression, 1 a regression (a cell slower beyond --threshold with "
           "p < alpha on the same CPU and GPU, or verified in the base and failing or in error in "
           "a newer file), 2 usage "
-          "error or a file that is not a readable results file, 3 no regression but nothing to "
+          "error, a file that is not a readable results file, or a --history that cannot be read, "
+          "3 no regression but nothing to "
           "vouch for it: no cell compared (--allow-empty), or a newer file incomplete "
           "(--allow-incomplete), 4 stdout could not be written\n";
   return text.str();
@@ -145,6 +158,11 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
   }
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
+  if (!o.history.empty() && o.base_runs.size() + o.new_runs.size() > 2) {
+    throw UsageError(
+        "--history is for one run a side: several runs a side measure how runs differ "
+        "themselves");
+  }
   o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
   return o;
 }
@@ -200,6 +218,23 @@ void print_comparison(const FileComparison& comparison, const CompareOptions& o,
   if (!csv) text << "\n";
   say(text, text_format, comparison.summary, false);
   for (const std::string& line : comparison.regressions) say(text, text_format, line, false);
+}
+
+// --history: each cell's earlier runs on the machines of the two files. Throws HistoryError.
+std::shared_ptr<const HistorySpread> spread_from(HistoryDatabase& history, const std::string& path,
+                                                 const ResultsFile& base,
+                                                 const std::vector<CellResult>& base_cells,
+                                                 const ResultsFile& current,
+                                                 const std::vector<CellResult>& current_cells) {
+  EarlierRunCounts counts;
+  auto spread = std::make_shared<HistorySpread>(
+      earlier_runs(history, base, base_cells, current, current_cells, counts));
+  spread->described = spread->one_machine
+                          ? std::to_string(counts.base) + " earlier runs of this machine in " + path
+                          : std::to_string(counts.base) +
+                                " earlier runs of the base's machine and " +
+                                std::to_string(counts.current) + " of the new's in " + path;
+  return spread;
 }
 
 // Compares one file to the base and prints it.
@@ -291,36 +326,70 @@ int run_compare(int argc, const char* const* argv) {
     std::cerr << incomplete_warning(files[i]) << "\n";
     newer_incomplete = newer_incomplete || (by_runs ? i >= options.base_runs.size() : i > 0);
   }
+  std::optional<HistoryDatabase> history;
+  if (!options.history.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(options.history, error)) {
+      std::cerr << "harness compare: --history " << printable_text(options.history)
+                << ": no history there (harness history add FILE... makes one)\n";
+      return kCompareInputError;
+    }
+    try {
+      history.emplace(options.history);
+    } catch (const HistoryError& e) {
+      std::cerr << "harness compare: " << e.what() << "\n";
+      return kCompareInputError;
+    }
+  }
+  // The spread of the earlier runs of the base's cells and `current`'s; none without --history.
+  const auto with_history = [&](const std::vector<CellResult>& base_cells, std::size_t current,
+                                const std::vector<CellResult>& current_cells) {
+    CompareOptions pair = options;
+    if (history) {
+      pair.settings.history = spread_from(*history, options.history, files[0], base_cells,
+                                          files[current], current_cells);
+    }
+    return pair;
+  };
   TableWriter tables(std::cout, options.format, console_columns(options));
   bool regression = false;
   std::vector<std::string> compared_nothing;
-  if (by_runs) {
-    ComparedSide base, current;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      ComparedSide& side = i < options.base_runs.size() ? base : current;
-      side.files.push_back(&files[i]);
-      side.cells.push_back(std::move(cells[i]));
+  // A history that fails while it is read (corrupt past its header, locked too long) ends the
+  // compare as one that cannot be read at all.
+  try {
+    if (by_runs) {
+      ComparedSide base, current;
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        ComparedSide& side = i < options.base_runs.size() ? base : current;
+        side.files.push_back(&files[i]);
+        side.cells.push_back(std::move(cells[i]));
+      }
+      if (options.selection.matched_only) keep_matched_runs(base.cells, current.cells);
+      FileComparison outcome =
+          compare_runs(base, current, with_history(base.cells[0], 1, current.cells[0]), tables);
+      regression = !outcome.regressions.empty();
+      if (outcome.compared == 0) compared_nothing.push_back("the new runs");
     }
-    if (options.selection.matched_only) keep_matched_runs(base.cells, current.cells);
-    FileComparison outcome = compare_runs(base, current, options, tables);
-    regression = !outcome.regressions.empty();
-    if (outcome.compared == 0) compared_nothing.push_back("the new runs");
-  }
-  for (std::size_t i = 1; i < files.size() && !by_runs; ++i) {
-    if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
-    // The base's cells are copied for every new file but the last, which takes them.
-    std::vector<CellResult> base_cells;
-    if (i + 1 < files.size()) {
-      base_cells = cells[0];
-    } else {
-      base_cells = std::move(cells[0]);
+    for (std::size_t i = 1; i < files.size() && !by_runs; ++i) {
+      if (i > 1 && options.format != OutputFormat::csv) std::cout << "\n";
+      // The base's cells are copied for every new file but the last, which takes them.
+      std::vector<CellResult> base_cells;
+      if (i + 1 < files.size()) {
+        base_cells = cells[0];
+      } else {
+        base_cells = std::move(cells[0]);
+      }
+      std::vector<CellResult> current_cells = std::move(cells[i]);
+      if (options.selection.matched_only) keep_matched(base_cells, current_cells);
+      const CompareOptions pair = with_history(base_cells, i, current_cells);
+      FileComparison outcome = compare_pair(files[0], std::move(base_cells), files[i],
+                                            std::move(current_cells), pair, tables);
+      regression = regression || !outcome.regressions.empty();
+      if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
     }
-    std::vector<CellResult> current_cells = std::move(cells[i]);
-    if (options.selection.matched_only) keep_matched(base_cells, current_cells);
-    FileComparison outcome = compare_pair(files[0], std::move(base_cells), files[i],
-                                          std::move(current_cells), options, tables);
-    regression = regression || !outcome.regressions.empty();
-    if (outcome.compared == 0) compared_nothing.push_back(files[i].path);
+  } catch (const HistoryError& e) {
+    std::cerr << "harness compare: " << e.what() << "\n";
+    return kCompareInputError;
   }
   // Tables that did not reach their reader vouch for nothing, a regression included.
   if (!output_written(std::cout, "harness compare")) return kCompareOutputError;

@@ -100,7 +100,10 @@ HistoryOptions parse_history_options(int argc, const char* const* argv) {
   if (o.help) return o;
   if (o.database.empty()) o.database = default_history_path();
   check_max_file_mib(o.max_file_mib);
-  check_compare_settings({o.changes.threshold, o.changes.detection.alpha});
+  CompareSettings changes_settings;
+  changes_settings.threshold = o.changes.threshold;
+  changes_settings.alpha = o.changes.detection.alpha;
+  check_compare_settings(changes_settings);
   if (o.command == "add" && o.arguments.empty()) {
     throw UsageError("history add needs a results file (or more)");
   }

@@ -476,4 +476,8 @@ std::vector<CellPoint> HistoryDatabase::cells(const CellFilter& filter) {
   return points;
 }
 
+std::string machine_label_of(const RunContext& run) {
+  return machine_label(run.host.name, run.host.cpu, gpus_of(run.devices));
+}
+
 }  // namespace plugbench

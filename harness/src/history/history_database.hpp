@@ -81,4 +81,7 @@ class HistoryDatabase {
 // A machine's name in the history: "host (cpu; gpus)".
 std::string machine_label(const std::string& host, const std::string& cpu, const std::string& gpus);
 
+// The name the history gives the machine a run was made on (CellPoint::machine's).
+std::string machine_label_of(const RunContext& run);
+
 }  // namespace plugbench

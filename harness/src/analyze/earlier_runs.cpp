@@ -1,0 +1,96 @@
+// earlier_runs.cpp: a compared file's cells looked up in the history's runs of its machine.
+#include "analyze/earlier_runs.hpp"
+
+#include "history/cell_filter.hpp"
+#include "history/history_database.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+
+namespace plugbench {
+namespace {
+
+CellKey key_of(const std::string& workload, const std::string& distribution, std::uint64_t n,
+               const std::string& plugin, const std::string& variant) {
+  return {workload, distribution, n, plugin, variant, 0};
+}
+
+// The baseline's key beside a cell's: "plugin/variant" of the same problem; none for the
+// baseline itself or a cell without one.
+std::optional<CellKey> baseline_key(const CellResult& cell) {
+  const std::size_t slash = cell.baseline.find('/');
+  if (slash == std::string::npos || cell.baseline == cell.plugin + "/" + cell.variant) {
+    return std::nullopt;
+  }
+  return key_of(cell.workload, cell.distribution, cell.shape.n, cell.baseline.substr(0, slash),
+                cell.baseline.substr(slash + 1));
+}
+
+// Whether the point is of a compared file's own run: the same machine at the same time.
+bool of_compared_run(const CellPoint& point, const std::vector<const ResultsFile*>& compared) {
+  for (const ResultsFile* file : compared) {
+    if (point.run_time == file->context.time && point.machine == machine_label_of(file->context)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const ResultsFile& file,
+                                          const std::vector<CellResult>& cells,
+                                          const std::vector<const ResultsFile*>& compared,
+                                          std::size_t& runs_found) {
+  CellFilter filter;
+  filter.fields["machine"] = file.context.host.name;
+  const std::string machine = machine_label_of(file.context);
+  // Each earlier run's median time of each cell, by run.
+  std::map<std::int64_t, std::map<CellKey, double>> runs;
+  for (const CellPoint& point : history.cells(filter)) {
+    if (point.machine != machine || of_compared_run(point, compared)) continue;
+    if (point.status != status::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
+        *point.median_ms <= 0 || point.n < 0) {
+      continue;
+    }
+    runs[point.run_id][key_of(point.workload, point.distribution,
+                              static_cast<std::uint64_t>(point.n), point.plugin, point.variant)] =
+        *point.median_ms;
+  }
+  runs_found = runs.size();
+  std::map<CellKey, EarlierRuns> earlier;
+  for (const CellResult& cell : cells) {
+    const CellKey key =
+        key_of(cell.workload, cell.distribution, cell.shape.n, cell.plugin, cell.variant);
+    if (earlier.count(key)) continue;
+    EarlierRuns& cell_runs = earlier[key];
+    const std::optional<CellKey> baseline = baseline_key(cell);
+    if (baseline) cell_runs.baseline = cell.baseline;
+    for (const auto& [run, medians] : runs) {
+      const auto time = medians.find(key);
+      if (time == medians.end()) continue;
+      cell_runs.log_times.push_back(std::log(time->second));
+      if (!baseline) continue;
+      const auto over = medians.find(*baseline);
+      if (over != medians.end()) {
+        cell_runs.log_over_baseline.push_back(std::log(time->second / over->second));
+      }
+    }
+  }
+  return earlier;
+}
+
+}  // namespace
+
+HistorySpread earlier_runs(HistoryDatabase& history, const ResultsFile& base,
+                           const std::vector<CellResult>& base_cells, const ResultsFile& current,
+                           const std::vector<CellResult>& current_cells, EarlierRunCounts& counts) {
+  HistorySpread spread;
+  const std::vector<const ResultsFile*> compared{&base, &current};
+  spread.base = earlier_of(history, base, base_cells, compared, counts.base);
+  spread.current = earlier_of(history, current, current_cells, compared, counts.current);
+  spread.one_machine = machine_label_of(base.context) == machine_label_of(current.context);
+  return spread;
+}
+
+}  // namespace plugbench
