@@ -67,11 +67,12 @@ int verdicts(const CommandResult& r) {
   return called;
 }
 
-// Three pairs of one build, a b a b a b. Three runs a side, as the docs recommend: no cell called
-// faster or slower. Pair by pair (one run a side) the calls are printed, and only all six cells
-// called fails: one run a side cannot see how much whole runs differ (docs/comparing-results.md
-// says it will sometimes call a cell that did not change), and on the GPU machine's 16-vCPU host
-// it did (fake_slowdown at 2^20 called 0.84 faster in one pair and 1.18 slower in another).
+// Three pairs of one build, a b a b a b. Three runs a side, as the docs recommend, and one run a
+// side over the history of the other runs: no cell called faster or slower. Pair by pair (one run a
+// side) the calls are printed, and only all six cells called fails: one run a side cannot see how
+// much whole runs differ (docs/comparing-results.md says it will sometimes call a cell that did not
+// change), and on the GPU machine's 16-vCPU host it did (fake_slowdown at 2^20 called 0.84 faster
+// in one pair and 1.18 slower in another).
 TEST(ComparisonProof, RunsOfOneBuildAreNeverCalledDifferent) {
   TempFolder folder;
   std::vector<std::string> a, b;
@@ -87,6 +88,22 @@ TEST(ComparisonProof, RunsOfOneBuildAreNeverCalledDifferent) {
   CommandResult runs = compare_runs(a, b);
   EXPECT_EQ(runs.exit_code, 0) << runs.out << runs.err;
   EXPECT_EQ(verdicts(runs), 0) << runs.out;
+  // One run a side again, with a history of the build's six runs: each pair is judged against
+  // how much the four runs beside it differ (compare leaves its own two out).
+  const std::string history = folder.file("runs.sqlite");
+  std::vector<std::string> add = {"history", "add", "--history", history};
+  add.insert(add.end(), a.begin(), a.end());
+  add.insert(add.end(), b.begin(), b.end());
+  CommandResult added = run_harness(add);
+  ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
+  int over_history = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    over_history +=
+        verdicts(run_harness({"compare", a[i], b[i], "--format", "csv", "--history", history}));
+  }
+  EXPECT_EQ(over_history, 0);
+  CommandResult read = run_harness({"compare", a[0], b[0], "--format", "md", "--history", history});
+  EXPECT_TRUE(read.out.find("4 earlier runs of this machine") != std::string::npos) << read.out;
 }
 
 // A plugin made 15 % slower, three runs a side: its cell slower, the baseline's same. Not yet
