@@ -280,6 +280,25 @@ TEST(RunContext, WhatTheRunWritesReadsBackAndWritesTheSame) {
   EXPECT_EQ(to_json(run).dump(), written.dump());  // 15, not 15.0; 300.0, not 300
 }
 
+// A file without "complete" was complete (older files, hand-made ones), as the commands have
+// always read it; one stopped by a signal names the signal.
+TEST(ResultsReader, CompleteIsReadLenientlyAndTheSignalWhereThereIsOne) {
+  const ResultsFile bare = parse_results_text(R"({"schema_version":2,"results":[]})", "bare.json");
+  EXPECT_TRUE(bare.context.complete);
+  EXPECT_FALSE(bare.context.interrupted_by_signal);
+  const ResultsFile cut = parse_results_text(
+      R"({"schema_version":2,"results":[],"complete":false,"interrupted_by_signal":2})",
+      "cut.json");
+  EXPECT_FALSE(cut.context.complete);
+  EXPECT_EQ(cut.context.interrupted_by_signal, std::optional<double>(2));
+  const ResultsFile lost =
+      parse_results_text(R"({"schema_version":2,"results":[],"complete":false})", "lost.json");
+  EXPECT_FALSE(lost.context.complete);
+  EXPECT_FALSE(lost.context.interrupted_by_signal);
+  EXPECT_THROW(parse_results_text(R"({"schema_version":2,"results":[],"complete":"no"})", "x.json"),
+               ResultsFileError);
+}
+
 TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {
   nlohmann::json document = nlohmann::json::parse(committed_text());
   ASSERT_GE(document["results"].size(), 3u);

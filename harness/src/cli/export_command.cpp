@@ -138,7 +138,7 @@ int run_export(int argc, const char* const* argv) {
   }
   // What show marks and compare refuses to vouch for is said here too: the export itself has no
   // field for it.
-  if (file.document.value("complete", true) == false) {
+  if (!file.context.complete) {
     std::cerr << "harness export: warning: " << printable_text(file.path)
               << " is incomplete (its run was stopped before the end): the export holds only the "
                  "cells it finished\n";
