@@ -269,13 +269,18 @@ TEST(RunContext, WhatTheRunWritesReadsBackAndWritesTheSame) {
         {"mpi",
          {{"ranks",
            {{{"rank", 0}, {"host", "node-a"}, {"local_rank", 0}, {"devices", {{"x", 1}}}},
-            {{"rank", 1}, {"host", "node-b"}, {"cpus", "0-7"}}}}}}}}};
+            {{"rank", 1}, {"host", "node-a"}, {"cpus", "0-7"}}}},
+          {"sync", "lockstep"},
+          {"rank_count", 2},
+          {"shared_gpus", {{{"host", "node-a"}, {"uuid", "GPU-1"}, {"ranks", {0, 1}}}}}}}}}};
   const RunContext run = run_context_from_document(written);
   EXPECT_FALSE(run.complete);
   EXPECT_EQ(run.interrupted_by_signal, std::optional<double>(15));
   EXPECT_EQ(run.settings.repetitions, "5");
   EXPECT_EQ(run.devices.at(0).reported_by, "cuda_naive");
   EXPECT_EQ(run.plugins.at(0).peak_gbps, std::optional<double>(39.5));
+  ASSERT_TRUE(run.mpi);
+  EXPECT_EQ(run.mpi->shared_gpus.at(0).ranks, std::vector<int>({0, 1}));
   EXPECT_EQ(to_json(run), written);
   EXPECT_EQ(to_json(run).dump(), written.dump());  // 15, not 15.0; 300.0, not 300
 }

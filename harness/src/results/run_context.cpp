@@ -197,6 +197,25 @@ nlohmann::json to_json(const RankFacts& rank) {
   return j;
 }
 
+nlohmann::json to_json(const MpiFacts& mpi) {
+  nlohmann::json j = {{"ranks", nlohmann::json::array()},
+                      {"sync", mpi.sync},
+                      {"rank_count", mpi.rank_count},
+                      {"shared_gpus", nlohmann::json::array()}};
+  for (const RankFacts& rank : mpi.ranks) j["ranks"].push_back(to_json(rank));
+  for (const SharedGpu& gpu : mpi.shared_gpus) {
+    j["shared_gpus"].push_back({{"host", gpu.host}, {"uuid", gpu.uuid}, {"ranks", gpu.ranks}});
+  }
+  return j;
+}
+
+// A rank number: a count from 0 to INT_MAX; anything else (a string, -1, 1e300) names no rank.
+std::optional<int> rank_number(const nlohmann::json& value, const std::string& pointer) {
+  const std::optional<double> number = number_at(value, pointer);
+  if (number && *number >= 0 && *number <= INT_MAX) return static_cast<int>(*number);
+  return std::nullopt;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const HostFacts& host) {
@@ -245,10 +264,7 @@ nlohmann::json to_json(const RunContext& run) {
   for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));
   for (const PluginFacts& plugin : run.plugins) context["plugins"].push_back(to_json(plugin));
   if (run.own_threads_quiet) context["own_threads_quiet"] = to_json(*run.own_threads_quiet);
-  if (run.mpi) {
-    nlohmann::json& ranks = context["mpi"]["ranks"] = nlohmann::json::array();
-    for (const RankFacts& rank : run.mpi->ranks) ranks.push_back(to_json(rank));
-  }
+  if (run.mpi) context["mpi"] = to_json(*run.mpi);
   nlohmann::json j = {{"complete", run.complete}, {"context", std::move(context)}};
   if (run.interrupted_by_signal)
     j["interrupted_by_signal"] = number_json(*run.interrupted_by_signal);
@@ -293,12 +309,19 @@ MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
   MpiFacts facts;
   for (const nlohmann::json& rank : array_of(mpi, "ranks")) {
     RankFacts read;
-    // A rank number is a count; anything else (a string, -1, 1e300) names no rank.
-    const std::optional<double> number = number_at(rank, "/rank");
-    if (number && *number >= 0 && *number <= INT_MAX) read.rank = static_cast<int>(*number);
+    read.rank = rank_number(rank, "/rank");
     read.host = text_at(rank, "/host");
     read.details = details_of(rank, {"rank", "host"});
     facts.ranks.push_back(std::move(read));
+  }
+  facts.sync = text_at(mpi, "/sync");
+  facts.rank_count = count_of(mpi, "rank_count").value_or(0);
+  for (const nlohmann::json& gpu : array_of(mpi, "shared_gpus")) {
+    SharedGpu read{text_at(gpu, "/host"), text_at(gpu, "/uuid"), {}};
+    for (const nlohmann::json& rank : array_of(gpu, "ranks")) {
+      if (const std::optional<int> number = rank_number(rank, "")) read.ranks.push_back(*number);
+    }
+    facts.shared_gpus.push_back(std::move(read));
   }
   return facts;
 }

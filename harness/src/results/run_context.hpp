@@ -81,9 +81,19 @@ struct RankFacts {
   nlohmann::json details = nlohmann::json::object();
 };
 
+// A GPU that two or more ranks of one host ran on: their figures are a shared GPU's.
+struct SharedGpu {
+  std::string host;
+  std::string uuid;
+  std::vector<int> ranks;
+};
+
 // Present in the file of a run of several MPI ranks.
 struct MpiFacts {
   std::vector<RankFacts> ranks;
+  std::string sync;  // "lockstep" or "none"
+  std::uint64_t rank_count = 0;
+  std::vector<SharedGpu> shared_gpus;
 };
 
 struct RunContext {

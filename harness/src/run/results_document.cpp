@@ -8,6 +8,8 @@
 #include "results/results_json.hpp"
 #include "results/run_context.hpp"
 
+#include <utility>
+
 namespace plugbench {
 namespace {
 
@@ -71,7 +73,13 @@ RunContext run_context_of(const RunRecord& run, const RunRequest& options,
         QuietFacts{run.quiet.waits, run.quiet.waited_ms / 1000, run.quiet.over_limit,
                    kQuietLimit_ms, !run.quiet.unavailable};
   }
-  if (!run.mpi.is_null()) context.mpi = mpi_facts_from_json(run.mpi);
+  if (!run.mpi.is_null()) {
+    MpiFacts mpi = mpi_facts_from_json(run.mpi);
+    mpi.sync = to_string(options.mpi.sync);
+    mpi.rank_count = mpi.ranks.size();
+    mpi.shared_gpus = shared_gpus(run.mpi);
+    context.mpi = std::move(mpi);
+  }
   return context;
 }
 
