@@ -3,6 +3,7 @@
 #include "render/text_table.hpp"
 
 #include "base/usage_error.hpp"
+#include "results/export_format.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -207,6 +208,25 @@ TEST(OutputFormatNames, ParseWhatIsWrittenAndTheAlias) {
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "--to 'html' is not one of: console, md, csv");
   }
+}
+
+// One name table for the export formats: what --to and --format take is what to_string writes,
+// and the usage lines and the message list the same names.
+TEST(ExportFormatNames, ParseWhatIsWrittenAndListTheSameNamesEverywhere) {
+  for (ExportFormat format : {ExportFormat::gbench, ExportFormat::bmf, ExportFormat::gab}) {
+    EXPECT_EQ(export_format_named(to_string(format)), format) << to_string(format);
+  }
+  EXPECT_STREQ(to_string(ExportFormat::bmf), "bmf");
+  EXPECT_FALSE(export_format_named("csv"));
+  EXPECT_FALSE(export_format_named("GBENCH"));
+  EXPECT_EQ(names_in(kExportFormatNames), "gbench, bmf, gab");
+  const CommandResult wrong = run_harness({"export", "run.json", "--to", "xml"});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_TRUE(contains(wrong.err, "--to 'xml' is not one of: gbench, bmf, gab")) << wrong.err;
+  EXPECT_TRUE(contains(run_harness({"export", "--help"}).out,
+                       "usage: harness export FILE.json --to gbench|bmf|gab [--out PATH]"));
+  EXPECT_TRUE(contains(run_harness({"--help"}).out,
+                       "harness export FILE.json --to gbench|bmf|gab  (harness export --help)"));
 }
 
 TEST(RunFormats, MarkdownHasATablePerProblem) {

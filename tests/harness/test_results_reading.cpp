@@ -204,6 +204,106 @@ TEST(ResultsReader, TheContextTypesWhatTheReadersTakeAndLeavesTheRestEmpty) {
   EXPECT_EQ(run.settings.baseline, "");
 }
 
+// The run writes its file's run fields from the typed context: what is read back writes the
+// same JSON, the parts no command reads (a device's clocks, a plugin's kernels, a rank's
+// placement) carried beside the typed fields, whole numbers written as integers.
+TEST(RunContext, WhatTheRunWritesReadsBackAndWritesTheSame) {
+  // Committed runs of this writer's shape (an older file may lack a setting added since).
+  for (const char* committed :
+       {"/results/cpu-2core-default.json", "/results/h100/aa/pair1-b.json"}) {
+    const nlohmann::json document =
+        nlohmann::json::parse(read_text(std::string(PLUGBENCH_SOURCE_DIR) + committed));
+    nlohmann::json fields = {{"complete", document["complete"]}, {"context", document["context"]}};
+    EXPECT_EQ(to_json(run_context_from_document(document)), fields) << committed;
+  }
+  const nlohmann::json written = {
+      {"complete", false},
+      {"interrupted_by_signal", 15},
+      {"context",
+       {{"time", "2026-12-05T16:00:00Z"},
+        {"command_line", "harness -r 5"},
+        {"host", to_json(HostFacts{})},
+        {"build", to_json(BuildFacts{})},
+        {"settings",
+         {{"cache", "warm"},
+          {"order", "sequential"},
+          {"order_seed", nullptr},
+          {"host_memory", "both"},
+          {"repetitions", 5},
+          {"min_time_s", 0.5},
+          {"warmup", 2},
+          {"cell_budget_s", 2.0},
+          {"throttle_threshold", 0.75},
+          {"baseline", "openmp"},
+          {"device", 1},
+          {"isolation", "none"},
+          {"timeout_s", 300.0},
+          {"max_restarts", 3},
+          {"mpi_sync", "none"},
+          {"outlier_threshold", 0.1}}},
+        {"devices",
+         {{{"name", "NVIDIA H200"},
+           {"driver_version", "13.0"},
+           {"runtime_version", "12.9"},
+           {"uuid", "GPU-1"},
+           {"pci_bus_id", "0000:01:00.0"},
+           {"reported_by", "cuda_naive"},
+           {"clock_khz", 1980000},
+           {"telemetry", "NVML"}}}},
+        {"peaks", nlohmann::json::array()},
+        {"plugins",
+         {{{"name", "openmp"},
+           {"status", "available"},
+           {"memory_space", "host"},
+           {"build_info", {{"openmp", "201511"}}},
+           {"peak_gbps", 39.5},
+           {"process", {{"cpus", 16}, {"openmp_threads", 16}}},
+           {"kernels", {{{"workload", "reduce"}, {"variant", "parallel_for"}}}},
+           {"path", "/p/libplugbench_openmp.so"}}}},
+        {"own_threads_quiet",
+         {{"waits", 4},
+          {"waited_s", 0.25},
+          {"over_limit", 0},
+          {"limit_ms", 300.0},
+          {"available", true}}},
+        {"mpi",
+         {{"ranks",
+           {{{"rank", 0}, {"host", "node-a"}, {"local_rank", 0}, {"devices", {{"x", 1}}}},
+            {{"rank", 1}, {"host", "node-a"}, {"cpus", "0-7"}}}},
+          {"sync", "lockstep"},
+          {"rank_count", 2},
+          {"shared_gpus", {{{"host", "node-a"}, {"uuid", "GPU-1"}, {"ranks", {0, 1}}}}}}}}}};
+  const RunContext run = run_context_from_document(written);
+  EXPECT_FALSE(run.complete);
+  EXPECT_EQ(run.interrupted_by_signal, std::optional<double>(15));
+  EXPECT_EQ(run.settings.repetitions, "5");
+  EXPECT_EQ(run.devices.at(0).reported_by, "cuda_naive");
+  EXPECT_EQ(run.plugins.at(0).peak_gbps, std::optional<double>(39.5));
+  ASSERT_TRUE(run.mpi);
+  EXPECT_EQ(run.mpi->shared_gpus.at(0).ranks, std::vector<int>({0, 1}));
+  EXPECT_EQ(to_json(run), written);
+  EXPECT_EQ(to_json(run).dump(), written.dump());  // 15, not 15.0; 300.0, not 300
+}
+
+// A file without "complete" was complete (older files, hand-made ones), as the commands have
+// always read it; one stopped by a signal names the signal.
+TEST(ResultsReader, CompleteIsReadLenientlyAndTheSignalWhereThereIsOne) {
+  const ResultsFile bare = parse_results_text(R"({"schema_version":2,"results":[]})", "bare.json");
+  EXPECT_TRUE(bare.context.complete);
+  EXPECT_FALSE(bare.context.interrupted_by_signal);
+  const ResultsFile cut = parse_results_text(
+      R"({"schema_version":2,"results":[],"complete":false,"interrupted_by_signal":2})",
+      "cut.json");
+  EXPECT_FALSE(cut.context.complete);
+  EXPECT_EQ(cut.context.interrupted_by_signal, std::optional<double>(2));
+  const ResultsFile lost =
+      parse_results_text(R"({"schema_version":2,"results":[],"complete":false})", "lost.json");
+  EXPECT_FALSE(lost.context.complete);
+  EXPECT_FALSE(lost.context.interrupted_by_signal);
+  EXPECT_THROW(parse_results_text(R"({"schema_version":2,"results":[],"complete":"no"})", "x.json"),
+               ResultsFileError);
+}
+
 TEST(ResultsReader, ACellOfTheWrongShapeIsNamedBeforeOneThatCannotBeRead) {
   nlohmann::json document = nlohmann::json::parse(committed_text());
   ASSERT_GE(document["results"].size(), 3u);

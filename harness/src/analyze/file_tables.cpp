@@ -27,9 +27,9 @@ TextTable run_table(const ResultsFile& file) {
   }
   const std::string& command = file.context.command_line;
   if (!command.empty()) table.rows.push_back({{"command", command}, ""});
-  if (file.document.value("complete", true) == false) {
+  if (!file.context.complete) {
     std::string why = "no: stopped before the end";
-    if (std::optional<double> signal = number_at(file.document, "/interrupted_by_signal")) {
+    if (const std::optional<double>& signal = file.context.interrupted_by_signal) {
       why += " (signal " + number_text(*signal, "%.0f") + ")";
     }
     table.rows.push_back({{"complete", why + "; the cells it finished are shown"}, "", true});

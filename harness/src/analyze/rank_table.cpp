@@ -99,19 +99,25 @@ std::string rank_teams(const std::vector<CellResult>& cells, int rank) {
 
 }  // namespace
 
-void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector<CellResult>& cells,
-                           std::ostream& out) {
-  const nlohmann::json& ranks = mpi["ranks"];
-  mpi["sync"] = lockstep ? "lockstep" : "none";
-  mpi["rank_count"] = ranks.size();
+std::vector<SharedGpu> shared_gpus(const nlohmann::json& mpi) {
   std::map<std::pair<std::string, std::string>, std::vector<int>> by_gpu;
-  std::map<std::string, int> per_host;
-  for (const nlohmann::json& rank : ranks) {
-    ++per_host[rank.value("host", "")];
+  for (const nlohmann::json& rank : mpi.at("ranks")) {
     if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
       by_gpu[{rank.value("host", ""), uuid}].push_back(rank.value("rank", 0));
     }
   }
+  std::vector<SharedGpu> shared;
+  for (const auto& [where, sharing] : by_gpu) {
+    if (sharing.size() >= 2) shared.push_back({where.first, where.second, sharing});
+  }
+  return shared;
+}
+
+void describe_rank_sharing(const nlohmann::json& mpi, bool lockstep,
+                           const std::vector<CellResult>& cells, std::ostream& out) {
+  const nlohmann::json& ranks = mpi.at("ranks");
+  std::map<std::string, int> per_host;
+  for (const nlohmann::json& rank : ranks) ++per_host[rank.value("host", "")];
   out << "ranks: " << ranks.size() << " on " << per_host.size()
       << (per_host.size() == 1 ? " host" : " hosts") << ", "
       << (lockstep ? "in lock-step (each cell started together)"
@@ -135,14 +141,10 @@ void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector
     }
     out << "\n";
   }
-  mpi["shared_gpus"] = nlohmann::json::array();
-  for (const auto& [where, sharing] : by_gpu) {
-    if (sharing.size() < 2) continue;
-    mpi["shared_gpus"].push_back(
-        {{"host", where.first}, {"uuid", where.second}, {"ranks", sharing}});
+  for (const SharedGpu& gpu : shared_gpus(mpi)) {
     out << "  ranks";
-    for (int rank : sharing) out << " " << rank;
-    out << " share GPU " << printable_text(where.second) << " on " << printable_text(where.first)
+    for (int rank : gpu.ranks) out << " " << rank;
+    out << " share GPU " << printable_text(gpu.uuid) << " on " << printable_text(gpu.host)
         << ": their figures are those of a shared GPU, and their sum GB/s adds rates measured in "
            "turn, not at once\n";
   }

@@ -5,6 +5,7 @@
 
 #include "analyze/rank_spread.hpp"
 #include "render/text_table.hpp"
+#include "results/run_context.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -23,12 +24,15 @@ TextTable rank_spread_table(const std::string& workload, const std::string& dist
 // "rank 1 (node7) 23.5 % slower (over the 10 % --outlier-threshold, U test p 0.001)".
 std::string slow_rank_text(const SlowRank& slow, const std::map<int, std::string>& hosts);
 
+// The GPUs two or more ranks of a host ran on (each rank's first GPU), by host and UUID, from
+// `mpi` (context.mpi as the ranks gathered it).
+std::vector<SharedGpu> shared_gpus(const nlohmann::json& mpi);
+
 // The run's ranks in a line or two on `out`: hosts, CPU shares, the thread teams their host cells
 // ran on (from `cells`, every rank's), devices (for ranks that used one), and ranks that share a
-// GPU (allowed, but their figures are a shared GPU's). Adds "sync", "rank_count" and
-// "shared_gpus" to `mpi` (context.mpi of the results).
-void describe_rank_sharing(nlohmann::json& mpi, bool lockstep, const std::vector<CellResult>& cells,
-                           std::ostream& out);
+// GPU (allowed, but their figures are a shared GPU's).
+void describe_rank_sharing(const nlohmann::json& mpi, bool lockstep,
+                           const std::vector<CellResult>& cells, std::ostream& out);
 
 // Lists every slow rank of the run on `out` (nothing when there is none); true when there is one.
 bool report_slow_ranks(const std::vector<RankSpread>& spreads,

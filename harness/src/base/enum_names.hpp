@@ -32,12 +32,13 @@ std::optional<Enum> value_named(const EnumName<Enum> (&table)[N], const std::str
   return std::nullopt;
 }
 
-// "a, b, c": every name of `table`, in its order (a message's "is not one of: ...").
+// "a, b, c": every name of `table`, in its order (a message's "is not one of: ..."); with
+// `separator` "|", a usage line's "a|b|c".
 template <typename Enum, std::size_t N>
-std::string names_in(const EnumName<Enum> (&table)[N]) {
+std::string names_in(const EnumName<Enum> (&table)[N], const char* separator = ", ") {
   std::string names;
   for (const EnumName<Enum>& entry : table)
-    names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    names += (names.empty() ? "" : separator) + std::string(entry.name);
   return names;
 }
 

@@ -271,16 +271,9 @@ void keep_matched_runs(std::vector<std::vector<CellResult>>& base,
   }
 }
 
-// Whether the file's run finished; an interrupted one says so ("complete": false).
-bool is_complete(const ResultsFile& file) {
-  const nlohmann::json& document = file.document;
-  return !document.contains("complete") || !document["complete"].is_boolean() ||
-         document["complete"].get<bool>();
-}
-
 std::string incomplete_warning(const ResultsFile& file) {
   std::string why = "its run was stopped before the end";
-  if (std::optional<double> signal = number_at(file.document, "/interrupted_by_signal")) {
+  if (const std::optional<double>& signal = file.context.interrupted_by_signal) {
     why += " (signal " + number_text(*signal, "%.0f") + ")";
   }
   return "harness compare: warning: " + file.path + " is incomplete: " + why +
@@ -322,7 +315,7 @@ int run_compare(int argc, const char* const* argv) {
   }
   bool newer_incomplete = false;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (is_complete(files[i])) continue;
+    if (files[i].context.complete) continue;
     std::cerr << incomplete_warning(files[i]) << "\n";
     newer_incomplete = newer_incomplete || (by_runs ? i >= options.base_runs.size() : i > 0);
   }

@@ -53,15 +53,14 @@ po::options_description describe_export_options(ExportOptions& o) {
 std::string export_usage() {
   ExportOptions unused;
   std::ostringstream text;
-  text
-      << "usage: harness export FILE.json --to gbench|bmf|gab [--out PATH] [--errors omit|entries] "
-         "[--list time|rate]\n\n"
-         "Writes a results file in a format other tools read. Only figures the file holds are "
-         "written: a cell that did not end ok is left out and listed on stderr (with gbench "
-         "--errors entries: an error entry), never a time. docs/exports.md has the mapping.\n\n"
-      << describe_export_options(unused)
-      << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
-         "4 the output could not be written\n";
+  text << "usage: harness export FILE.json --to " << names_in(kExportFormatNames, "|")
+       << " [--out PATH] [--errors omit|entries] [--list time|rate]\n\n"
+          "Writes a results file in a format other tools read. Only figures the file holds are "
+          "written: a cell that did not end ok is left out and listed on stderr (with gbench "
+          "--errors entries: an error entry), never a time. docs/exports.md has the mapping.\n\n"
+       << describe_export_options(unused)
+       << "\nexit codes: 0 written, 2 usage error or a file that is not a readable results file, "
+          "4 the output could not be written\n";
   return text.str();
 }
 
@@ -96,7 +95,8 @@ int run_export(int argc, const char* const* argv) {
       if (options.files.size() != 1) throw UsageError("export needs one results file");
       format = export_format_named(options.to);
       if (!format) {
-        throw UsageError("--to '" + options.to + "' is not one of: gbench, bmf, gab");
+        throw UsageError("--to '" + options.to +
+                         "' is not one of: " + names_in(kExportFormatNames));
       }
       if (options.errors != "entries" && options.errors != "omit") {
         throw UsageError("--errors '" + options.errors + "' is not one of: omit, entries");
@@ -138,7 +138,7 @@ int run_export(int argc, const char* const* argv) {
   }
   // What show marks and compare refuses to vouch for is said here too: the export itself has no
   // field for it.
-  if (file.document.value("complete", true) == false) {
+  if (!file.context.complete) {
     std::cerr << "harness export: warning: " << printable_text(file.path)
               << " is incomplete (its run was stopped before the end): the export holds only the "
                  "cells it finished\n";

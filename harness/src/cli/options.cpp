@@ -216,7 +216,9 @@ std::string usage_text() {
           "usage: harness [options]\n"
           "       harness compare BASE.json NEW.json [MORE.json ...]  (harness compare --help)\n"
           "       harness show FILE.json ...  (harness show --help)\n"
-          "       harness export FILE.json --to gbench|bmf|gab  (harness export --help)\n"
+          "       harness export FILE.json --to "
+       << names_in(kExportFormatNames, "|")
+       << "  (harness export --help)\n"
           "       harness report FILE.json [MORE.json ...] --out DIR  (harness report --help)\n"
           "       harness history add|list|trend|machines|changes ...  (harness history --help)\n"
           "examples:\n"

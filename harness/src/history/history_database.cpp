@@ -338,8 +338,7 @@ AddOutcome HistoryDatabase::add_run(const ResultsFile& file, const std::string& 
   run.bind(5, file.context.build.git_commit);
   run.bind(6, file.context.build.harness_version);
   run.bind(7, file.context.command_line);
-  const bool complete = !document.contains("complete") || document["complete"] != false;
-  run.bind(8, std::int64_t{complete ? 1 : 0});
+  run.bind(8, std::int64_t{file.context.complete ? 1 : 0});
   run.bind(9, std::int64_t{document["schema_version"].get<std::int64_t>()});
   run.bind(10, machine_id);
   run.bind(11, document.contains("context") ? document["context"].dump() : std::string("{}"));

@@ -2,6 +2,8 @@
 // tools (results/exports.hpp, docs/exports.md).
 #pragma once
 
+#include "base/enum_names.hpp"
+
 #include <optional>
 #include <string>
 
@@ -9,12 +11,17 @@ namespace plugbench {
 
 enum class ExportFormat { gbench, bmf, gab };
 
-// gbench, bmf or gab; nullopt for any other name.
+// The names --to and --format take, in the order messages and usage lines list them.
+inline constexpr EnumName<ExportFormat> kExportFormatNames[] = {
+    {ExportFormat::gbench, "gbench"}, {ExportFormat::bmf, "bmf"}, {ExportFormat::gab, "gab"}};
+
+inline const char* to_string(ExportFormat format) {
+  return name_in(kExportFormatNames, format);
+}
+
+// A name of kExportFormatNames; nullopt for any other.
 inline std::optional<ExportFormat> export_format_named(const std::string& name) {
-  if (name == "gbench") return ExportFormat::gbench;
-  if (name == "bmf") return ExportFormat::bmf;
-  if (name == "gab") return ExportFormat::gab;
-  return std::nullopt;
+  return value_named(kExportFormatNames, name);
 }
 
 }  // namespace plugbench

@@ -321,11 +321,9 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path,
     refuse(path, "not a plugbench results file: 'results' is not an array");
   }
   cell_reader.check(path);
-  // Looked up, not indexed: operator[] would add a "context": null to a file without one, and the
+  // Read, never indexed: operator[] would add a "context": null to a file without one, and the
   // history knows a file again by the digest of this document.
-  const auto context_json = document.find("context");
-  RunContext context = run_context_from_json(
-      context_json != document.end() ? *context_json : nlohmann::json::object());
+  RunContext context = run_context_from_document(document);
   ResultsFile file{path, std::move(document), std::move(context), cell_reader.take_cells(),
                    cell_json == CellJson::kept};
   if (file.cell_json_kept) file.document["results"] = cell_reader.take_cell_documents();

@@ -1,10 +1,14 @@
 // run_context.cpp: the typed context of a results file, to and from its JSON.
 #include "results/run_context.hpp"
 
+#include "results/results_json.hpp"
 #include "results/results_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
+#include <initializer_list>
 #include <utility>
 
 namespace plugbench {
@@ -19,6 +23,34 @@ std::optional<std::uint64_t> count_of(const nlohmann::json& object, const char* 
     return std::nullopt;
   }
   return static_cast<std::uint64_t>(value);
+}
+
+// A whole number of either sign, or 0 (a setting's count, as the file has it).
+std::int64_t whole_or_zero(const nlohmann::json& object, const char* key) {
+  const std::optional<double> value = number_at(object, std::string("/") + key);
+  if (!value || std::trunc(*value) != *value || std::fabs(*value) > 9.007199254740992e15) return 0;
+  return static_cast<std::int64_t>(*value);
+}
+
+double number_or_zero(const nlohmann::json& object, const char* key) {
+  return number_at(object, std::string("/") + key).value_or(0);
+}
+
+// A number as the harness writes it: a whole one (a signal, a count) as an integer.
+nlohmann::json number_json(double value) {
+  if (std::trunc(value) == value && std::fabs(value) <= 9.007199254740992e15) {
+    return static_cast<std::int64_t>(value);
+  }
+  return value;
+}
+
+// The keys of `object` other than `typed`: what a part carries as JSON beside its typed fields.
+nlohmann::json details_of(const nlohmann::json& object, std::initializer_list<const char*> typed) {
+  nlohmann::json details = nlohmann::json::object();
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(typed.begin(), typed.end(), key) == typed.end()) details[key] = value;
+  }
+  return details;
 }
 
 const nlohmann::json& object_of(const nlohmann::json& object, const char* key) {
@@ -57,6 +89,133 @@ BuildFacts build_from_json(const nlohmann::json& j) {
           text_at(j, "/git_commit_at_build"), text_at(j, "/compiler"), text_at(j, "/assertions")};
 }
 
+SettingsFacts settings_from_json(const nlohmann::json& j) {
+  SettingsFacts settings;
+  settings.cache = text_at(j, "/cache");
+  settings.order = text_at(j, "/order");
+  settings.order_seed = count_of(j, "order_seed");
+  settings.host_memory = text_at(j, "/host_memory");
+  if (const auto count = count_of(j, "repetitions")) {
+    settings.repetitions = std::to_string(*count);
+  } else {
+    settings.repetitions = text_at(j, "/repetitions");  // "automatic"
+  }
+  settings.min_time_s = number_or_zero(j, "min_time_s");
+  settings.warmup = whole_or_zero(j, "warmup");
+  settings.cell_budget_s = number_or_zero(j, "cell_budget_s");
+  settings.throttle_threshold = number_or_zero(j, "throttle_threshold");
+  settings.baseline = text_at(j, "/baseline");
+  settings.device = whole_or_zero(j, "device");
+  settings.isolation = text_at(j, "/isolation");
+  settings.timeout_s = number_or_zero(j, "timeout_s");
+  settings.max_restarts = whole_or_zero(j, "max_restarts");
+  settings.mpi_sync = text_at(j, "/mpi_sync");
+  settings.outlier_threshold = number_at(j, "/outlier_threshold");
+  return settings;
+}
+
+nlohmann::json to_json(const SettingsFacts& settings) {
+  const std::string& repetitions = settings.repetitions;
+  const bool counted = !repetitions.empty() && repetitions.size() < 16 &&
+                       std::all_of(repetitions.begin(), repetitions.end(),
+                                   [](unsigned char c) { return std::isdigit(c) != 0; });
+  nlohmann::json j = {
+      {"cache", settings.cache},
+      {"order", settings.order},
+      {"order_seed", settings.order_seed ? nlohmann::json(*settings.order_seed) : nlohmann::json()},
+      {"host_memory", settings.host_memory},
+      {"repetitions",
+       counted ? nlohmann::json(std::stoull(repetitions)) : nlohmann::json(repetitions)},
+      {"min_time_s", settings.min_time_s},
+      {"warmup", settings.warmup},
+      {"cell_budget_s", settings.cell_budget_s},
+      {"throttle_threshold", settings.throttle_threshold},
+      {"baseline", settings.baseline},
+      {"device", settings.device},
+      {"isolation", settings.isolation},
+      {"timeout_s", settings.timeout_s},
+      {"max_restarts", settings.max_restarts},
+      {"mpi_sync", settings.mpi_sync}};
+  if (settings.outlier_threshold) j["outlier_threshold"] = *settings.outlier_threshold;
+  return j;
+}
+
+// A peak as the run wrote it; a peak of an older or edited file keeps what it can of it.
+PeakBandwidth peak_read(const nlohmann::json& peak, double gbps) {
+  PeakBandwidth read;
+  try {
+    read = peak_from_json(peak);
+  } catch (const nlohmann::json::exception&) {
+    read = PeakBandwidth{};
+  }
+  read.memory_space = text_at(peak, "/memory_space");
+  read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
+  read.gbps = gbps;
+  return read;
+}
+
+nlohmann::json to_json(const PluginFacts& plugin) {
+  nlohmann::json j = plugin.details;
+  j["name"] = plugin.name;
+  j["status"] = plugin.status;
+  j["memory_space"] = plugin.memory_space;
+  if (!plugin.build_info.is_null()) j["build_info"] = plugin.build_info;
+  if (plugin.peak_gbps) j["peak_gbps"] = *plugin.peak_gbps;
+  if (plugin.peak_read_gbps) j["peak_read_gbps"] = *plugin.peak_read_gbps;
+  if (plugin.cpus || plugin.openmp_threads) {
+    nlohmann::json& process = j["process"] = nlohmann::json::object();
+    if (plugin.cpus) process["cpus"] = *plugin.cpus;
+    if (plugin.openmp_threads) process["openmp_threads"] = *plugin.openmp_threads;
+  }
+  return j;
+}
+
+QuietFacts quiet_from_json(const nlohmann::json& j) {
+  QuietFacts quiet;
+  quiet.waits = count_of(j, "waits").value_or(0);
+  quiet.waited_s = number_or_zero(j, "waited_s");
+  quiet.over_limit = count_of(j, "over_limit").value_or(0);
+  quiet.limit_ms = number_or_zero(j, "limit_ms");
+  if (const auto found = j.find("available"); found != j.end() && found->is_boolean()) {
+    quiet.available = found->get<bool>();
+  }
+  return quiet;
+}
+
+nlohmann::json to_json(const QuietFacts& quiet) {
+  return {{"waits", quiet.waits},
+          {"waited_s", quiet.waited_s},
+          {"over_limit", quiet.over_limit},
+          {"limit_ms", quiet.limit_ms},
+          {"available", quiet.available}};
+}
+
+nlohmann::json to_json(const RankFacts& rank) {
+  nlohmann::json j = rank.details;
+  if (rank.rank) j["rank"] = *rank.rank;
+  j["host"] = rank.host;
+  return j;
+}
+
+nlohmann::json to_json(const MpiFacts& mpi) {
+  nlohmann::json j = {{"ranks", nlohmann::json::array()},
+                      {"sync", mpi.sync},
+                      {"rank_count", mpi.rank_count},
+                      {"shared_gpus", nlohmann::json::array()}};
+  for (const RankFacts& rank : mpi.ranks) j["ranks"].push_back(to_json(rank));
+  for (const SharedGpu& gpu : mpi.shared_gpus) {
+    j["shared_gpus"].push_back({{"host", gpu.host}, {"uuid", gpu.uuid}, {"ranks", gpu.ranks}});
+  }
+  return j;
+}
+
+// A rank number: a count from 0 to INT_MAX; anything else (a string, -1, 1e300) names no rank.
+std::optional<int> rank_number(const nlohmann::json& value, const std::string& pointer) {
+  const std::optional<double> number = number_at(value, pointer);
+  if (number && *number >= 0 && *number <= INT_MAX) return static_cast<int>(*number);
+  return std::nullopt;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const HostFacts& host) {
@@ -81,6 +240,92 @@ nlohmann::json to_json(const BuildFacts& build) {
           {"assertions", build.assertions}};
 }
 
+nlohmann::json to_json(const DeviceFacts& device) {
+  nlohmann::json j = device.details;
+  j["name"] = device.name;
+  j["driver_version"] = device.driver_version;
+  j["runtime_version"] = device.runtime_version;
+  j["uuid"] = device.uuid;
+  j["pci_bus_id"] = device.pci_bus_id;
+  j["reported_by"] = device.reported_by;
+  return j;
+}
+
+nlohmann::json to_json(const RunContext& run) {
+  nlohmann::json context = {{"time", run.time},
+                            {"command_line", run.command_line},
+                            {"host", to_json(run.host)},
+                            {"build", to_json(run.build)},
+                            {"settings", to_json(run.settings)},
+                            {"devices", nlohmann::json::array()},
+                            {"peaks", nlohmann::json::array()},
+                            {"plugins", nlohmann::json::array()}};
+  for (const DeviceFacts& device : run.devices) context["devices"].push_back(to_json(device));
+  for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));
+  for (const PluginFacts& plugin : run.plugins) context["plugins"].push_back(to_json(plugin));
+  if (run.own_threads_quiet) context["own_threads_quiet"] = to_json(*run.own_threads_quiet);
+  if (run.mpi) context["mpi"] = to_json(*run.mpi);
+  nlohmann::json j = {{"complete", run.complete}, {"context", std::move(context)}};
+  if (run.interrupted_by_signal)
+    j["interrupted_by_signal"] = number_json(*run.interrupted_by_signal);
+  return j;
+}
+
+DeviceFacts device_facts_from_json(const nlohmann::json& device) {
+  DeviceFacts read;
+  read.name = text_at(device, "/name");
+  read.driver_version = text_at(device, "/driver_version");
+  read.runtime_version = text_at(device, "/runtime_version");
+  read.uuid = text_at(device, "/uuid");
+  read.pci_bus_id = text_at(device, "/pci_bus_id");
+  read.reported_by = text_at(device, "/reported_by");
+  read.details = details_of(
+      device, {"name", "driver_version", "runtime_version", "uuid", "pci_bus_id", "reported_by"});
+  return read;
+}
+
+void read_process(const nlohmann::json& process, PluginFacts& plugin) {
+  plugin.cpus = count_of(process, "cpus");
+  plugin.openmp_threads = count_of(process, "openmp_threads");
+}
+
+PluginFacts plugin_facts_from_json(const nlohmann::json& plugin) {
+  PluginFacts read;
+  read.name = text_at(plugin, "/name");
+  read.status = text_at(plugin, "/status");
+  read.memory_space = text_at(plugin, "/memory_space");
+  read_process(object_of(plugin, "process"), read);
+  read.peak_gbps = number_at(plugin, "/peak_gbps");
+  read.peak_read_gbps = number_at(plugin, "/peak_read_gbps");
+  if (const auto found = plugin.find("build_info"); found != plugin.end()) {
+    read.build_info = *found;
+  }
+  read.details = details_of(plugin, {"name", "status", "memory_space", "process", "peak_gbps",
+                                     "peak_read_gbps", "build_info"});
+  return read;
+}
+
+MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
+  MpiFacts facts;
+  for (const nlohmann::json& rank : array_of(mpi, "ranks")) {
+    RankFacts read;
+    read.rank = rank_number(rank, "/rank");
+    read.host = text_at(rank, "/host");
+    read.details = details_of(rank, {"rank", "host"});
+    facts.ranks.push_back(std::move(read));
+  }
+  facts.sync = text_at(mpi, "/sync");
+  facts.rank_count = count_of(mpi, "rank_count").value_or(0);
+  for (const nlohmann::json& gpu : array_of(mpi, "shared_gpus")) {
+    SharedGpu read{text_at(gpu, "/host"), text_at(gpu, "/uuid"), {}};
+    for (const nlohmann::json& rank : array_of(gpu, "ranks")) {
+      if (const std::optional<int> number = rank_number(rank, "")) read.ranks.push_back(*number);
+    }
+    facts.shared_gpus.push_back(std::move(read));
+  }
+  return facts;
+}
+
 RunContext run_context_from_json(const nlohmann::json& context) {
   RunContext run;
   if (!context.is_object()) return run;
@@ -88,61 +333,37 @@ RunContext run_context_from_json(const nlohmann::json& context) {
   run.command_line = text_at(context, "/command_line");
   run.host = host_from_json(object_of(context, "host"));
   run.build = build_from_json(object_of(context, "build"));
-  const nlohmann::json& settings = object_of(context, "settings");
-  run.settings.cache = text_at(settings, "/cache");
-  if (const auto count = count_of(settings, "repetitions")) {
-    run.settings.repetitions = std::to_string(*count);
-  } else {
-    run.settings.repetitions = text_at(settings, "/repetitions");  // "automatic"
-  }
-  if (const auto found = settings.find("outlier_threshold");
-      found != settings.end() && found->is_number()) {
-    run.settings.outlier_threshold = found->get<double>();
-  }
-  run.settings.baseline = text_at(settings, "/baseline");
+  run.settings = settings_from_json(object_of(context, "settings"));
   for (const nlohmann::json& device : array_of(context, "devices")) {
-    if (!device.is_object()) continue;
-    run.devices.push_back({text_at(device, "/name"), text_at(device, "/driver_version"),
-                           text_at(device, "/runtime_version"), text_at(device, "/uuid"),
-                           text_at(device, "/pci_bus_id")});
+    if (device.is_object()) run.devices.push_back(device_facts_from_json(device));
   }
   for (const nlohmann::json& peak : array_of(context, "peaks")) {
     if (!peak.is_object()) continue;
     const auto gbps = peak.find("gbps");
     if (gbps == peak.end() || !gbps->is_number()) continue;  // no rate: nothing to show of it
-    PeakBandwidth read;
-    read.memory_space = text_at(peak, "/memory_space");
-    read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
-    read.gbps = gbps->get<double>();
-    run.peaks.push_back(read);
+    run.peaks.push_back(peak_read(peak, gbps->get<double>()));
   }
   for (const nlohmann::json& plugin : array_of(context, "plugins")) {
-    if (!plugin.is_object()) continue;
-    const nlohmann::json& process = object_of(plugin, "process");
-    PluginFacts read;
-    read.name = text_at(plugin, "/name");
-    read.status = text_at(plugin, "/status");
-    read.memory_space = text_at(plugin, "/memory_space");
-    read.cpus = count_of(process, "cpus");
-    read.openmp_threads = count_of(process, "openmp_threads");
-    if (const auto found = plugin.find("build_info"); found != plugin.end()) {
-      read.build_info = *found;
-    }
-    run.plugins.push_back(std::move(read));
+    if (plugin.is_object()) run.plugins.push_back(plugin_facts_from_json(plugin));
+  }
+  if (const auto quiet = context.find("own_threads_quiet");
+      quiet != context.end() && quiet->is_object()) {
+    run.own_threads_quiet = quiet_from_json(*quiet);
   }
   // Present, even empty, marks a run of several ranks (the reader has checked it is an object).
   if (const auto mpi = context.find("mpi"); mpi != context.end()) {
-    MpiFacts facts;
-    for (const nlohmann::json& rank : array_of(*mpi, "ranks")) {
-      RankFacts read;
-      // A rank number is a count; anything else (a string, -1, 1e300) names no rank.
-      const std::optional<double> number = number_at(rank, "/rank");
-      if (number && *number >= 0 && *number <= INT_MAX) read.rank = static_cast<int>(*number);
-      read.host = text_at(rank, "/host");
-      facts.ranks.push_back(std::move(read));
-    }
-    run.mpi = std::move(facts);
+    run.mpi = mpi_facts_from_json(*mpi);
   }
+  return run;
+}
+
+RunContext run_context_from_document(const nlohmann::json& document) {
+  RunContext run = run_context_from_json(object_of(document, "context"));
+  if (const auto complete = document.find("complete");
+      complete != document.end() && complete->is_boolean()) {
+    run.complete = complete->get<bool>();
+  }
+  run.interrupted_by_signal = number_at(document, "/interrupted_by_signal");
   return run;
 }
 

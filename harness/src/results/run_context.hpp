@@ -1,8 +1,8 @@
 // run_context.hpp: what a results file says about its run besides the cells (context in the
-// schema), typed: read once when the file is read, so that the commands read fields, and written
-// from the same structs where the writer has them (host, build, peaks), so that what is read is
-// what was written. Parts no command reads stay JSON in the document only (the other settings,
-// devices' other details, plugins' kernels, what each MPI rank found).
+// schema, and whether the run was complete), typed: the run writes its file from these structs
+// through one serializer, and the reader reads them back once, so that the commands read fields
+// and what is read is what was written. Parts no command reads are carried beside the typed
+// fields as JSON (`details`: devices' other facts, plugins' kernels, what each MPI rank found).
 #pragma once
 
 #include "base/host_facts.hpp"
@@ -24,6 +24,9 @@ struct DeviceFacts {
   std::string runtime_version;
   std::string uuid;  // with pci_bus_id, what tells two devices of one name apart
   std::string pci_bus_id;
+  std::string reported_by;  // the plugin whose session opened it
+  // JSON: the device's other keys as its session reported them (memory, clocks, telemetry).
+  nlohmann::json details = nlohmann::json::object();
 };
 
 // A loaded plugin and, where its worker reported them, the CPUs and threads its cells could use.
@@ -33,31 +36,71 @@ struct PluginFacts {
   std::string memory_space;  // "host" or "device"
   std::optional<std::uint64_t> cpus;
   std::optional<std::uint64_t> openmp_threads;
+  std::optional<double> peak_gbps;       // the copy peak its cells were held to
+  std::optional<double> peak_read_gbps;  // the read peak, where one was measured
   // JSON: what the plugin's build reports, free-form (its keys and values are the plugin's own).
   nlohmann::json build_info;
+  // JSON: the plugin's other keys as it was loaded (path, version, abi, its kernels).
+  nlohmann::json details = nlohmann::json::object();
 };
 
-// The settings the commands show of a run.
+// The settings of a run, as its stages' settings name them (a number missing from a file is 0).
 struct SettingsFacts {
-  std::string cache;        // "cold" or "warm"
-  std::string repetitions;  // "automatic" or a count
-  std::optional<double> outlier_threshold;
+  std::string cache;                        // "cold" or "warm"
+  std::string order;                        // "interleaved" or "sequential"
+  std::optional<std::uint64_t> order_seed;  // of the interleaved rounds' random order
+  std::string host_memory;                  // "pageable", "pinned" or "both"
+  std::string repetitions;                  // "automatic" or a count (written as a number)
+  double min_time_s = 0;
+  std::int64_t warmup = 0;
+  double cell_budget_s = 0;
+  double throttle_threshold = 0;
   std::string baseline;  // the plugin speedups are relative to
+  std::int64_t device = 0;
+  std::string isolation;  // "process" or "none"
+  double timeout_s = 0;
+  std::int64_t max_restarts = 0;
+  std::string mpi_sync;
+  std::optional<double> outlier_threshold;
+};
+
+// How an interleaved run's rounds waited for the harness's own threads to go quiet.
+struct QuietFacts {
+  std::uint64_t waits = 0;
+  double waited_s = 0;
+  std::uint64_t over_limit = 0;  // waits that reached the limit with threads still running
+  double limit_ms = 0;
+  bool available = true;  // false: no thread list, no wait
 };
 
 // A rank of a run of several MPI ranks, as far as the tables name it.
 struct RankFacts {
   std::optional<int> rank;  // nullopt: not a number from 0 to INT_MAX
   std::string host;
+  // JSON: the rank's other keys as it reported them (placement, CPUs, its devices and peaks).
+  nlohmann::json details = nlohmann::json::object();
+};
+
+// A GPU that two or more ranks of one host ran on: their figures are a shared GPU's.
+struct SharedGpu {
+  std::string host;
+  std::string uuid;
+  std::vector<int> ranks;
 };
 
 // Present in the file of a run of several MPI ranks.
 struct MpiFacts {
   std::vector<RankFacts> ranks;
+  std::string sync;  // "lockstep" or "none"
+  std::uint64_t rank_count = 0;
+  std::vector<SharedGpu> shared_gpus;
 };
 
 struct RunContext {
-  std::string time;  // "2026-11-30T17:02:03Z"
+  // At the file's top level, beside "context": false where a signal or a lost rank cut the run.
+  bool complete = true;
+  std::optional<double> interrupted_by_signal;  // the signal that stopped the run
+  std::string time;                             // "2026-11-30T17:02:03Z"
   std::string command_line;
   HostFacts host;
   BuildFacts build;
@@ -65,14 +108,29 @@ struct RunContext {
   std::vector<DeviceFacts> devices;
   std::vector<PeakBandwidth> peaks;  // memory space, pattern and rate (the rest is not read)
   std::vector<PluginFacts> plugins;
-  std::optional<MpiFacts> mpi;  // nullopt: a run of one process
+  std::optional<QuietFacts> own_threads_quiet;  // an interleaved run's
+  std::optional<MpiFacts> mpi;                  // nullopt: a run of one process
 };
 
 nlohmann::json to_json(const HostFacts& host);
 nlohmann::json to_json(const BuildFacts& build);
+nlohmann::json to_json(const DeviceFacts& device);
+// The run's fields of a results document: "complete", "interrupted_by_signal" where a signal
+// stopped the run, and "context". The one writer of them: what run_context_from_document reads.
+nlohmann::json to_json(const RunContext& run);
 
 // A file's context, leniently: a field missing or of another type (an older file, one edited by
 // hand) is left empty, never an error: what the commands show of it is then blank.
 RunContext run_context_from_json(const nlohmann::json& context);
+// The same for a whole document: its context and whether its run was complete (a file without
+// "complete" was).
+RunContext run_context_from_document(const nlohmann::json& document);
+// One part of a context, by the same rules: a device as a session reports it, a plugin as it was
+// loaded (to_json(PluginRecord)), the CPUs and threads a plugin's process reported
+// (process_cpu_description), and context.mpi as the ranks gathered it.
+DeviceFacts device_facts_from_json(const nlohmann::json& device);
+PluginFacts plugin_facts_from_json(const nlohmann::json& plugin);
+void read_process(const nlohmann::json& process, PluginFacts& plugin);
+MpiFacts mpi_facts_from_json(const nlohmann::json& mpi);
 
 }  // namespace plugbench

@@ -377,7 +377,9 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
   run.ranks_lost = meetings.lost();
   if (!ranks.alone() && !run.ranks_lost) {
     // Each rank's devices and peaks, known once its plugins' sessions opened.
-    nlohmann::json measured = {{"devices", run.devices}, {"peaks", nlohmann::json::array()}};
+    nlohmann::json measured = {{"devices", nlohmann::json::array()},
+                               {"peaks", nlohmann::json::array()}};
+    for (const DeviceFacts& device : run.devices) measured["devices"].push_back(to_json(device));
     for (const PeakBandwidth& peak : run.peaks) measured["peaks"].push_back(to_json(peak));
     nlohmann::json all = gather_facts(ranks, measured);
     if (root) {

@@ -1,4 +1,6 @@
-// results_document.cpp: a run's record as the versioned results document.
+// results_document.cpp: a run's record as the versioned results document: its typed context
+// (results/run_context.hpp) through the one serializer, then the cells, the crossover and the
+// aggregates.
 #include "run/results_document.hpp"
 
 #include "analyze/rank_table.hpp"
@@ -6,49 +8,79 @@
 #include "results/results_json.hpp"
 #include "results/run_context.hpp"
 
+#include <utility>
+
 namespace plugbench {
 namespace {
 
-nlohmann::json settings_json(const RunRequest& options, const RunRecord& run) {
-  return {
-      {"cache", to_string(options.measure.cache)},
-      {"order", to_string(options.order)},
-      {"order_seed", options.order == MeasurementOrder::interleaved ? nlohmann::json(run.order_seed)
-                                                                    : nlohmann::json(nullptr)},
-      {"host_memory", to_string(options.measure.host_memory)},
-      {"repetitions", options.measure.repetitions ? nlohmann::json(*options.measure.repetitions)
-                                                  : nlohmann::json("automatic")},
-      {"min_time_s", options.measure.min_time},
-      {"warmup", options.measure.warmup},
-      {"cell_budget_s", options.measure.cell_budget},
-      {"throttle_threshold", options.measure.throttle_threshold},
-      {"baseline", options.plan.baseline},
-      {"device", options.isolation.device},
-      {"isolation", to_string(options.isolation.mode)},
-      {"timeout_s", options.isolation.timeout_s},
-      {"max_restarts", options.isolation.max_restarts},
-      {"mpi_sync", to_string(options.mpi.sync)},
-      {"outlier_threshold", options.mpi.outlier_threshold}};
+SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
+  SettingsFacts settings;
+  settings.cache = to_string(options.measure.cache);
+  settings.order = to_string(options.order);
+  if (options.order == MeasurementOrder::interleaved) settings.order_seed = run.order_seed;
+  settings.host_memory = to_string(options.measure.host_memory);
+  settings.repetitions =
+      options.measure.repetitions ? std::to_string(*options.measure.repetitions) : "automatic";
+  settings.min_time_s = options.measure.min_time;
+  settings.warmup = options.measure.warmup;
+  settings.cell_budget_s = options.measure.cell_budget;
+  settings.throttle_threshold = options.measure.throttle_threshold;
+  settings.baseline = options.plan.baseline;
+  settings.device = options.isolation.device;
+  settings.isolation = to_string(options.isolation.mode);
+  settings.timeout_s = options.isolation.timeout_s;
+  settings.max_restarts = options.isolation.max_restarts;
+  settings.mpi_sync = to_string(options.mpi.sync);
+  settings.outlier_threshold = options.mpi.outlier_threshold;
+  return settings;
 }
 
 // The plugin as loaded, with the peaks its cells were held to and the CPUs its process could use.
-nlohmann::json plugin_json(const PluginRecord& plugin, const RunRecord& run) {
-  nlohmann::json entry = to_json(plugin);
+PluginFacts plugin_facts(const PluginRecord& plugin, const RunRecord& run) {
+  PluginFacts facts = plugin_facts_from_json(to_json(plugin));
   if (auto it = run.peaks_by_plugin.find(plugin.name); it != run.peaks_by_plugin.end()) {
     const std::string space = memory_space_name(plugin.memory_space);
     if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
-      entry["peak_gbps"] = copy->gbps;
+      facts.peak_gbps = copy->gbps;
     }
     // peak_for falls back to the copy rate: the entry names only a read that was measured.
     const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read);
     if (read != nullptr && read->pattern == to_string(MemoryPattern::read)) {
-      entry["peak_read_gbps"] = read->gbps;
+      facts.peak_read_gbps = read->gbps;
     }
   }
   if (auto it = run.process_by_plugin.find(plugin.name); it != run.process_by_plugin.end()) {
-    entry["process"] = it->second;
+    read_process(it->second, facts);
   }
-  return entry;
+  return facts;
+}
+
+RunContext run_context_of(const RunRecord& run, const RunRequest& options,
+                          const std::vector<PluginRecord>& plugins) {
+  RunContext context;
+  context.complete = run.stopped_by_signal == 0 && !run.ranks_lost;
+  if (run.stopped_by_signal != 0) context.interrupted_by_signal = run.stopped_by_signal;
+  context.time = utc_timestamp();
+  context.command_line = options.command_line;
+  context.host = host_description();
+  context.build = build_description();
+  context.settings = settings_of(options, run);
+  context.devices = run.devices;
+  context.peaks = run.peaks;
+  for (const PluginRecord& plugin : plugins) context.plugins.push_back(plugin_facts(plugin, run));
+  if (options.order == MeasurementOrder::interleaved) {
+    context.own_threads_quiet =
+        QuietFacts{run.quiet.waits, run.quiet.waited_ms / 1000, run.quiet.over_limit,
+                   kQuietLimit_ms, !run.quiet.unavailable};
+  }
+  if (!run.mpi.is_null()) {
+    MpiFacts mpi = mpi_facts_from_json(run.mpi);
+    mpi.sync = to_string(options.mpi.sync);
+    mpi.rank_count = mpi.ranks.size();
+    mpi.shared_gpus = shared_gpus(run.mpi);
+    context.mpi = std::move(mpi);
+  }
+  return context;
 }
 
 }  // namespace
@@ -56,33 +88,12 @@ nlohmann::json plugin_json(const PluginRecord& plugin, const RunRecord& run) {
 nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
                                 const std::vector<PluginRecord>& plugins,
                                 const std::vector<Crossover>& crossovers) {
-  nlohmann::json document;
+  nlohmann::json document = to_json(run_context_of(run, options, plugins));
   document["schema_version"] = kSchemaVersion;
-  document["complete"] = run.stopped_by_signal == 0 && !run.ranks_lost;
-  if (run.stopped_by_signal != 0) document["interrupted_by_signal"] = run.stopped_by_signal;
-  nlohmann::json& context = document["context"];
-  context["time"] = utc_timestamp();
-  context["command_line"] = options.command_line;
-  context["host"] = to_json(host_description());
-  context["build"] = to_json(build_description());
-  context["settings"] = settings_json(options, run);
-  context["devices"] = run.devices;
-  context["peaks"] = nlohmann::json::array();
-  for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));
-  context["plugins"] = nlohmann::json::array();
-  for (const PluginRecord& plugin : plugins) context["plugins"].push_back(plugin_json(plugin, run));
   document["results"] = nlohmann::json::array();
   for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));
   document["crossover"] = crossover_json(crossovers);
-  if (options.order == MeasurementOrder::interleaved) {
-    context["own_threads_quiet"] = {{"waits", run.quiet.waits},
-                                    {"waited_s", run.quiet.waited_ms / 1000},
-                                    {"over_limit", run.quiet.over_limit},
-                                    {"limit_ms", kQuietLimit_ms},
-                                    {"available", !run.quiet.unavailable}};
-  }
   if (!run.mpi.is_null()) {
-    context["mpi"] = run.mpi;
     document["aggregates"] = nlohmann::json::array();
     for (const RankSpread& spread : run.spreads) {
       nlohmann::json aggregate = to_json(spread);

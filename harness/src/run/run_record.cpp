@@ -3,6 +3,8 @@
 
 #include "base/safe_text.hpp"
 
+#include <utility>
+
 namespace plugbench {
 
 void RunRecord::add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
@@ -19,9 +21,9 @@ void RunRecord::add_session_facts(const PluginRecord& plugin, const SessionFacts
                                   std::ostream& warnings) {
   if (!facts.process.is_null()) process_by_plugin[plugin.name] = facts.process;
   if (!facts.device.is_null()) {
-    nlohmann::json device = facts.device;
-    device["reported_by"] = plugin.name;
-    devices.push_back(device);
+    DeviceFacts device = device_facts_from_json(facts.device);
+    device.reported_by = plugin.name;
+    devices.push_back(std::move(device));
   }
   if (!facts.peaks.empty()) {
     peaks.insert(peaks.end(), facts.peaks.begin(), facts.peaks.end());

@@ -9,6 +9,7 @@
 #include "measure/calibration.hpp"
 #include "measure/cell_result.hpp"
 #include "measure/own_threads_quiet.hpp"
+#include "results/run_context.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@ struct RunRecord {
   std::vector<PeakBandwidth> peaks;  // every peak measured: the host's, then each device's
   std::map<std::string, std::vector<PeakBandwidth>> peaks_by_plugin;  // the peaks a cell is held to
   std::map<std::string, nlohmann::json> process_by_plugin;  // the CPUs its cells could use
-  nlohmann::json devices = nlohmann::json::array();         // as reported by each device plugin
+  std::vector<DeviceFacts> devices;                         // as reported by each device plugin
   std::vector<CellResult> cells;  // in a run of several ranks: every rank's, with its rank
   int stopped_by_signal = 0;      // 0: the run reached its end
   std::size_t planned_cells = 0;  // every rank's: the summary of a cut run says "N of M cells"
