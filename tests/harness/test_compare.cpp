@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -688,6 +689,52 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
                                     slowed, "--new", slowed, "--history", steady});
   EXPECT_EQ(runs.exit_code, 2);
   EXPECT_TRUE(contains(runs.err, "--history is for one run a side")) << runs.err;
+}
+
+// The ratio over the baseline is estimated only where every run of both sides has it, over one
+// baseline, measured beside it: a run without it, a side over another baseline, or a cell
+// measured apart (after the others, out of memory beside them) leaves the time to decide alone.
+TEST_F(Compare, TheRatioOverTheBaselineNeedsEveryRunBesideOneBaseline) {
+  using Change = std::function<void(nlohmann::json&)>;
+  const Change nothing = [](nlohmann::json&) {};
+  auto run_with = [&](const std::string& name, double level, const Change& change) {
+    nlohmann::json run = read_json(base_path());
+    for (nlohmann::json& cell : run["results"]) {
+      cell.erase("machine_load");
+      cell["rounds"].erase("reference");
+      scale_kernel_time(cell, level);
+    }
+    change(cell_of(run, "reduce", "openmp", 4096));
+    return write(name, run);
+  };
+  // `first_base`: what the first base run's openmp reduce at 2^12 gets; `every_new`: each new
+  // run's.
+  auto paired_ratio = [&](const std::string& tag, const Change& first_base,
+                          const Change& every_new) {
+    const std::vector<double> levels = {1.0, 1.02, 0.99};
+    std::vector<std::string> arguments = {"compare", "--format", "csv"};
+    for (int i = 0; i < 3; ++i) {
+      const std::string number = std::to_string(i);
+      arguments.insert(
+          arguments.end(),
+          {"--base",
+           run_with(tag + "a" + number + ".json", levels[i], i == 0 ? first_base : nothing),
+           "--new", run_with(tag + "b" + number + ".json", levels[2 - i], every_new)});
+    }
+    CommandResult r = run_harness(arguments);
+    EXPECT_NE(r.exit_code, 2) << r.out << r.err;
+    return row_for(csv_rows(r.out), "reduce", "openmp", "4096").at("paired_ratio");
+  };
+  EXPECT_NE(paired_ratio("whole_", nothing, nothing), "");  // every run has it: estimated
+  EXPECT_EQ(paired_ratio(
+                "unpaired_", [](nlohmann::json& cell) { cell.erase("paired"); }, nothing),
+            "");
+  EXPECT_EQ(paired_ratio(
+                "apart_", [](nlohmann::json& cell) { cell["rounds"]["apart"] = true; }, nothing),
+            "");
+  EXPECT_EQ(paired_ratio("other_", nothing,
+                         [](nlohmann::json& cell) { cell["baseline"] = "cpu_serial/other_loop"; }),
+            "");
 }
 
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {
