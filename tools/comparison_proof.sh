@@ -79,8 +79,13 @@ compare() {
 for kind in aa ab; do
   count=$pairs
   [ "$kind" = ab ] && count=$ab_pairs
+  # Earlier runs beside each pair: the other A/A runs, or the other A/B pairs' a runs.
+  earlier=$((count - 1))
+  [ "$kind" = aa ] && earlier=$((2 * count - 2))
   for ((i = 1; i <= count; ++i)); do
     compare "$kind" "pair$i-compare.txt" "$i" "$i"
+    # Three earlier runs or more, else --history has nothing to judge by.
+    ((earlier >= 3)) || continue
     "$harness" compare "$out/$kind/pair$i-a.json" "$out/$kind/pair$i-b.json" \
       --history "$history/$kind.sqlite" >"$out/$kind/pair$i-over-history.txt" || true
   done

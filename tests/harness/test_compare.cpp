@@ -680,11 +680,27 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
   EXPECT_EQ(console.exit_code, 1) << console.out << console.err;
   EXPECT_TRUE(contains(console.out, "4 earlier runs of this machine in")) << console.out;
 
-  // A history that is not there, or several runs a side with one: exit 2, saying why.
+  EXPECT_TRUE(contains(console.out, "8 of the 8 cells tested had enough earlier runs"))
+      << console.out;
+
+  // A history that is not there, not a file, empty (compare never makes one) or not SQLite, or
+  // several runs a side with one: exit 2, saying why.
   CommandResult missing =
       run_harness({"compare", old_run, slowed, "--history", folder_->file("none.sqlite")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_TRUE(contains(missing.err, "no history there")) << missing.err;
+  CommandResult folder = run_harness({"compare", old_run, slowed, "--history", folder_->path()});
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_TRUE(contains(folder.err, "not a file")) << folder.err;
+  const std::string empty = folder_->file("empty.sqlite");
+  write_text(empty, "");
+  CommandResult blank = run_harness({"compare", old_run, slowed, "--history", empty});
+  EXPECT_EQ(blank.exit_code, 2);
+  EXPECT_TRUE(contains(blank.err, "not a plugbench history")) << blank.err;
+  EXPECT_EQ(read_text(empty), "");  // read only: left as it was
+  CommandResult text = run_harness({"compare", old_run, slowed, "--history", old_run});
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_TRUE(contains(text.err, old_run)) << text.err;
   CommandResult runs = run_harness({"compare", "--base", old_run, "--base", drifted, "--new",
                                     slowed, "--new", slowed, "--history", steady});
   EXPECT_EQ(runs.exit_code, 2);
@@ -735,6 +751,53 @@ TEST_F(Compare, TheRatioOverTheBaselineNeedsEveryRunBesideOneBaseline) {
   EXPECT_EQ(paired_ratio("other_", nothing,
                          [](nlohmann::json& cell) { cell["baseline"] = "cpu_serial/other_loop"; }),
             "");
+}
+
+// With one run a side and --history, a cell of a kind with its baseline (one thread each) is judged
+// by its median over the baseline's in the same run, against how that ratio moved in the earlier
+// runs: runs that wander by a fifth hide a 15 % slowdown from the time, not from the ratio.
+TEST_F(Compare, OneRunASideOverTheHistoryJudgesTheRatioOverTheBaseline) {
+  auto run_with = [&](const std::string& name, const std::string& time, double level,
+                      double changed) {
+    nlohmann::json run = read_json(base_path());
+    run["context"]["time"] = time;
+    for (nlohmann::json& cell : run["results"]) {
+      cell.erase("machine_load");
+      cell["rounds"].erase("reference");
+      scale_kernel_time(cell, level);
+    }
+    nlohmann::json& cell = cell_of(run, "reduce", "openmp", 4096);
+    cell["team"]["threads"] = 1;  // of a kind with cpu_serial's loop
+    scale_kernel_time(cell, changed);
+    return write(name, run);
+  };
+  const std::string history = folder_->file("paired.sqlite");
+  std::vector<std::string> add = {"history", "add", "--history", history};
+  const std::vector<double> levels = {1.0, 1.25, 0.8, 1.1}, jitters = {1.0, 1.004, 0.996, 1.002};
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    add.push_back(run_with("paired" + std::to_string(i) + ".json",
+                           "2026-03-0" + std::to_string(i + 1) + "T00:00:00Z", levels[i],
+                           jitters[i]));
+  }
+  CommandResult added = run_harness(add);
+  ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
+  const std::string base_run = run_with("paired_base.json", "2026-04-01T00:00:00Z", 1.0, 1.0);
+  const std::string slowed = run_with("paired_new.json", "2026-04-02T00:00:00Z", 1.03, 1.15);
+  CommandResult r =
+      run_harness({"compare", base_run, slowed, "--format", "csv", "--history", history});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto rows = csv_rows(r.out);
+  const auto& row = row_for(rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(row.at("verdict"), "slower") << row.at("why");
+  EXPECT_EQ(row.at("why"),
+            "on time over cpu_serial/loop's in the same rounds (t over the "
+            "history's runs)");
+  EXPECT_EQ(row.at("paired_ratio"), "1.150");
+  for (const auto& other : rows) {
+    if (&other == &row) continue;
+    EXPECT_TRUE(other.at("verdict") == "same" || other.at("verdict") == "too noisy")
+        << other.at("plugin") << " " << other.at("n") << " " << other.at("why");
+  }
 }
 
 TEST_F(Compare, MoreFilesAreEachComparedToTheFirst) {

@@ -256,15 +256,6 @@ void estimate_timed(CellComparison& c, const CompareSettings& settings) {
     const bool one_machine = settings.history->one_machine;
     estimate = ratio_over_history(*base.median_ms, *current.median_ms, earlier->first->log_times,
                                   earlier->second->log_times, one_machine);
-    // Its time over the baseline's in the same rounds, against how that ratio moved in them.
-    const std::string& baseline = base.paired_baseline;
-    if (base.run_paired.size() == 1 && current.run_paired.size() == 1 &&
-        current.paired_baseline == baseline && earlier->first->baseline == baseline &&
-        earlier->second->baseline == baseline) {
-      c.paired = ratio_over_history(base.run_paired[0], current.run_paired[0],
-                                    earlier->first->log_over_baseline,
-                                    earlier->second->log_over_baseline, one_machine);
-    }
   } else {
     estimate = ratio_from_samples(base.samples_ms, current.samples_ms);
   }
@@ -272,7 +263,7 @@ void estimate_timed(CellComparison& c, const CompareSettings& settings) {
   c.time_estimate = estimate->ratio;
   // Several runs a side, each measured in rounds beside the same baseline: the time over the
   // baseline's in the same rounds, over the runs; whether it decides is choose_over_baseline's.
-  if (estimate->test == "t over runs" && base.run_paired.size() >= 2 &&
+  if (estimate->test == kRunsTest && base.run_paired.size() >= 2 &&
       current.run_paired.size() >= 2 && base.paired_baseline == current.paired_baseline) {
     if (std::optional<RatioEstimate> paired =
             ratio_from_runs(base.run_paired, current.run_paired)) {
@@ -280,6 +271,39 @@ void estimate_timed(CellComparison& c, const CompareSettings& settings) {
     }
   }
   decide_on(c, *estimate);
+}
+
+// One run a side over the history: the cell's median over its baseline's median in the same run,
+// against how that ratio moved in the earlier runs (the history keeps medians, not the per-round
+// ratios, so both sides take the ratio of medians too). Only where each run measured the cell in
+// rounds beside that baseline.
+void estimate_over_baseline_from_history(CellComparison& c,
+                                         const std::map<CellKey, const CellComparison*>& by_key,
+                                         const CompareSettings& settings) {
+  if (c.test != kHistoryTest || !c.base || !c.current) return;
+  const auto earlier = earlier_runs_of(c, settings);
+  const std::string& name = c.base->paired_baseline;
+  if (!earlier || name.empty() || c.base->run_paired.size() != 1 ||
+      c.current->run_paired.size() != 1 || c.current->paired_baseline != name ||
+      earlier->first->baseline != name || earlier->second->baseline != name) {
+    return;
+  }
+  const std::size_t slash = name.find('/');
+  CellKey key = c.key;
+  key.plugin = name.substr(0, slash);
+  key.variant = name.substr(slash + 1);
+  const auto found = by_key.find(key);
+  if (found == by_key.end()) return;
+  const CellComparison& baseline = *found->second;
+  if (!baseline.base || !baseline.current || !baseline.base->median_ms ||
+      !baseline.current->median_ms || !(*baseline.base->median_ms > 0) ||
+      !(*baseline.current->median_ms > 0)) {
+    return;
+  }
+  c.paired = ratio_over_history(*c.base->median_ms / *baseline.base->median_ms,
+                                *c.current->median_ms / *baseline.current->median_ms,
+                                earlier->first->log_over_baseline,
+                                earlier->second->log_over_baseline, settings.history->one_machine);
 }
 
 // Where the paired ratio decides, chosen before any test, from what the test cannot see: the
@@ -292,6 +316,7 @@ void choose_over_baseline(std::vector<CellComparison>& comparisons,
   std::map<CellKey, const CellComparison*> by_key;
   for (const CellComparison& c : comparisons) by_key[c.key] = &c;
   for (CellComparison& c : comparisons) {
+    if (!c.paired) estimate_over_baseline_from_history(c, by_key, settings);
     if (!c.paired) continue;
     const std::string& name = c.base->paired_baseline;
     const std::size_t slash = name.find('/');
@@ -349,7 +374,7 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     return;
   }
   // Tests over runs (these files' or the history's) have no fewest-samples floor.
-  const bool over_runs = c.test != "U over samples";
+  const bool over_runs = c.test != kSamplesTest;
   const std::size_t base_n = over_runs ? base.run_medians_ms.size() : base.samples_ms.size();
   const std::size_t current_n =
       over_runs ? current.run_medians_ms.size() : current.samples_ms.size();

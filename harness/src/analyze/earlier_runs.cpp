@@ -45,16 +45,17 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
   CellFilter filter;
   filter.fields["machine"] = file.context.host.name;
   const std::string machine = machine_label_of(file.context);
-  // Each earlier run's median time of each cell, by run.
-  std::map<std::int64_t, std::map<CellKey, double>> runs;
+  // Each earlier run's median time of each cell, by the run's time: one run added twice (two
+  // documents of it, another digest each) counts once.
+  std::map<std::string, std::map<CellKey, double>> runs;
   for (const CellPoint& point : history.cells(filter)) {
     if (point.machine != machine || of_compared_run(point, compared)) continue;
     if (point.status != status::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
         *point.median_ms <= 0 || point.n < 0) {
       continue;
     }
-    runs[point.run_id][key_of(point.workload, point.distribution,
-                              static_cast<std::uint64_t>(point.n), point.plugin, point.variant)] =
+    runs[point.run_time][key_of(point.workload, point.distribution,
+                                static_cast<std::uint64_t>(point.n), point.plugin, point.variant)] =
         *point.median_ms;
   }
   runs_found = runs.size();

@@ -237,13 +237,26 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
   }
   result.machines = machines_table(base_facts, current_facts, machines_differ);
   const bool runs = base.files.size() > 1 && current.files.size() > 1;
+  // With --history: how many of the tested cells the history could judge (the others fell back to
+  // their samples), so that a history of too few runs does not pass for one that judged.
+  std::string over_history;
+  if (settings.history && !runs) {
+    std::size_t tested = 0, judged = 0;
+    for (const CellComparison& c : comparisons) {
+      if (c.test.empty()) continue;
+      ++tested;
+      if (c.test == kHistoryTest) ++judged;
+    }
+    over_history = "; " + std::to_string(judged) + " of the " + std::to_string(tested) +
+                   " cells tested had enough earlier runs";
+  }
   result.remarks.push_back(
       "Verdicts: new/base estimated with a 95% interval " +
       std::string(runs ? "over the runs (Welch's t over each run's log median: the runs are the "
                          "replication)"
                   : settings.history
                       ? "over how much each cell's earlier runs differ (" +
-                            settings.history->described +
+                            settings.history->described + over_history +
                             ": Student's t over their log medians' spread, the time over the "
                             "baseline's likewise; a cell with fewer than " +
                             std::to_string(kFewestHistoryRuns) +

@@ -103,7 +103,7 @@ std::optional<RatioEstimate> ratio_from_samples(const std::vector<double>& base,
     estimate.low = estimate.high = std::nan("");
   }
   estimate.p_value = p_value;
-  estimate.test = "U over samples";
+  estimate.test = kSamplesTest;
   return estimate;
 }
 
@@ -116,7 +116,7 @@ std::optional<RatioEstimate> ratio_from_runs(const std::vector<double>& base_run
   const double vc = variance_of(c, mc) / static_cast<double>(c.size());
   const double difference = mc - mb;
   RatioEstimate estimate;
-  estimate.test = "t over runs";
+  estimate.test = kRunsTest;
   estimate.ratio = std::exp(difference);
   estimate_with_t(estimate, difference, vb, vc, welch_df(vb, b.size(), vc, c.size()));
   return estimate;
@@ -134,7 +134,7 @@ std::optional<RatioEstimate> ratio_over_history(double base, double current,
   const double vb = variance_of(base_history_logs, mean_of(base_history_logs));
   const double vc = variance_of(current_history_logs, mean_of(current_history_logs));
   RatioEstimate estimate;
-  estimate.test = "t over the history's runs";
+  estimate.test = kHistoryTest;
   const double difference = std::log(current) - std::log(base);
   estimate.ratio = std::exp(difference);
   estimate_with_t(estimate, difference, vb, vc,

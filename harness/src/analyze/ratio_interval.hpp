@@ -12,12 +12,17 @@
 
 namespace plugbench {
 
+// The tests' names, as RatioEstimate::test and the tables have them.
+inline constexpr const char* kSamplesTest = "U over samples";
+inline constexpr const char* kRunsTest = "t over runs";
+inline constexpr const char* kHistoryTest = "t over the history's runs";
+
 struct RatioEstimate {
   double ratio = 1;  // new over base
   double low = 1;    // the 95 % interval of the ratio; NaN where the data allow none
   double high = 1;
   double p_value = 1;  // two-sided, for "no difference"
-  std::string test;    // "U over samples", "t over runs" or "t over the history's runs"
+  std::string test;    // one of the names above
 };
 
 // nullopt when either side has no positive sample.

@@ -324,11 +324,22 @@ int run_compare(int argc, const char* const* argv) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(options.history, error)) {
       std::cerr << "harness compare: --history " << printable_text(options.history)
-                << ": no history there (harness history add FILE... makes one)\n";
+                << (std::filesystem::exists(options.history, error)
+                        ? ": not a file (give the history database's path)\n"
+                        : ": no history there (harness history add FILE... makes one)\n");
       return kCompareInputError;
     }
+    for (const ResultsFile& file : files) {
+      // The history keeps rank 0's cells; a file of several ranks is compared on their spread.
+      if (file.context.mpi &&
+          (file.context.mpi->rank_count > 1 || file.context.mpi->ranks.size() > 1)) {
+        std::cerr << "harness compare: --history is for runs of one process; " << file.path
+                  << " holds several MPI ranks\n";
+        return kCompareInputError;
+      }
+    }
     try {
-      history.emplace(options.history);
+      history.emplace(options.history, HistoryDatabase::ReadOnly{});
     } catch (const HistoryError& e) {
       std::cerr << "harness compare: " << e.what() << "\n";
       return kCompareInputError;

@@ -237,6 +237,30 @@ HistoryDatabase::HistoryDatabase(const std::string& path) : connection_(with_fol
   prepare_schema();
 }
 
+HistoryDatabase::HistoryDatabase(const std::string& path, ReadOnly)
+    : connection_(path, /*read_only=*/true) {
+  sqlite3_busy_timeout(connection_.get(), kBusyTimeout_ms);
+  check_readable();
+}
+
+void HistoryDatabase::check_readable() {
+  const std::string& path = connection_.path();
+  // The first read of the file: a file that is not SQLite fails here (SQLITE_NOTADB).
+  if (pragma_number(connection_, "application_id") != kHistoryApplicationId) {
+    throw HistoryError(path +
+                       ": not a plugbench history (an empty file, or another program's "
+                       "database); harness history add FILE.json --history PATH makes one");
+  }
+  const std::int64_t version = pragma_number(connection_, "user_version");
+  if (version != kHistorySchemaVersion) {
+    throw HistoryError(path + ": history schema version " + std::to_string(version) +
+                       "; this harness reads version " + std::to_string(kHistorySchemaVersion) +
+                       (version < kHistorySchemaVersion
+                            ? " (harness history list --history PATH brings it up to date)"
+                            : " (update plugbench to read it)"));
+  }
+}
+
 // Switching to WAL needs the database to itself for a moment, and SQLite answers "busy" at once,
 // without its busy handler, when another process holds it: two processes that make the same
 // history at once meet here. Retried until the log is on (by either) or the busy timeout passes.

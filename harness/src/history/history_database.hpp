@@ -58,6 +58,10 @@ class HistoryDatabase {
   // Opens (creating the file and its folders where missing) and migrates. Throws HistoryError: a
   // newer schema, another program's database, a corrupt file, a lock held too long.
   explicit HistoryDatabase(const std::string& path);
+  // Opens an existing history to read it only (compare --history): nothing is created, migrated or
+  // switched; a file that is not a plugbench history of this schema is refused (HistoryError).
+  struct ReadOnly {};
+  HistoryDatabase(const std::string& path, ReadOnly);
 
   // Adds a run, all of it or nothing. A run already there (same digest) is not added again.
   // `file` must be read with CellJson::kept (the digest and the rows are made from its JSON).
@@ -74,6 +78,7 @@ class HistoryDatabase {
 
  private:
   void prepare_schema();
+  void check_readable();
   void set_write_ahead_log();
   SqliteConnection connection_;
 };

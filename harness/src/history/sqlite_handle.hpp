@@ -19,7 +19,8 @@ class HistoryError : public std::runtime_error {
 
 class SqliteConnection {
  public:
-  explicit SqliteConnection(const std::string& path);  // opens or creates; throws HistoryError
+  // Opens or creates; read-only: opens an existing file and never writes it. Throws HistoryError.
+  explicit SqliteConnection(const std::string& path, bool read_only = false);
   ~SqliteConnection();
   SqliteConnection(const SqliteConnection&) = delete;
   SqliteConnection& operator=(const SqliteConnection&) = delete;
