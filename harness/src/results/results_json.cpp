@@ -4,6 +4,7 @@
 #include "base/host_facts.hpp"
 #include "base/json_integer.hpp"
 #include "base/safe_text.hpp"
+#include "load/kernel_flags.hpp"
 #include "load/plugin_text.hpp"
 
 #include <cmath>
@@ -24,18 +25,18 @@ nlohmann::json finite(double value) {
 
 nlohmann::json flag_names(std::uint32_t flags) {
   nlohmann::json names = nlohmann::json::array();
-  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) names.push_back("synchronizes_host");
-  if (flags & PB_KERNEL_ALLOCATES) names.push_back("allocates");
-  if (flags & PB_KERNEL_OPT_IN) names.push_back("opt_in");
+  for (const KernelFlagName& flag : kKernelFlagNames) {
+    if (flags & flag.bit) names.push_back(flag.json);
+  }
   return names;
 }
 
 std::uint32_t flags_from_names(const nlohmann::json& names) {
   std::uint32_t flags = 0;
   for (const nlohmann::json& name : names) {
-    if (name == "synchronizes_host") flags |= PB_KERNEL_SYNCHRONIZES_HOST;
-    if (name == "allocates") flags |= PB_KERNEL_ALLOCATES;
-    if (name == "opt_in") flags |= PB_KERNEL_OPT_IN;
+    for (const KernelFlagName& flag : kKernelFlagNames) {
+      if (name == flag.json) flags |= flag.bit;
+    }
   }
   return flags;
 }
