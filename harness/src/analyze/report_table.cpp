@@ -160,8 +160,8 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
                ? "; slowest kept " + fixed_text(*sampling.clock_min_mhz, 0) + " MHz"
                : ""));
     }
-    if (sampling.start.rfind("not held: the host waited", 0) == 0) {
-      table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
+    if (sampling.start == SampleStart::host_waited) {
+      table.notes.push_back(name + "timed with the host's launch: " + start_text(sampling));
     }
   }
   for (const CellResult& cell : cells) {

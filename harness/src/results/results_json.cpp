@@ -82,7 +82,7 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 }
 
 nlohmann::json to_json(const SamplingRecord& record) {
-  return {{"start", record.start},
+  return {{"start", start_text(record)},
           {"sm_clock",
            {{"samples", record.clock_samples},
             {"mean_mhz", optional_json(record.clock_mean_mhz)},
@@ -97,7 +97,9 @@ nlohmann::json to_json(const SamplingRecord& record) {
 
 SamplingRecord sampling_from_json(const nlohmann::json& j) {
   SamplingRecord record;
-  record.start = j.at("start").get<std::string>();
+  const std::string start = j.at("start").get<std::string>();
+  record.start = value_named(kSampleStartTexts, start);
+  if (!record.start) record.unnamed_start = start;
   const nlohmann::json& clock = j.at("sm_clock");
   record.clock_samples = json_integer<int>(clock.at("samples"));
   record.clock_mean_mhz = optional_from(clock, "mean_mhz");
