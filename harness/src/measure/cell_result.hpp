@@ -7,6 +7,7 @@
 #include "measure/gpu_telemetry.hpp"
 #include "measure/machine_load.hpp"
 #include "measure/measurement.hpp"
+#include "measure/problem_scaling.hpp"
 #include "workload.hpp"
 
 #include <cstdint>
@@ -94,7 +95,8 @@ inline std::string start_text(const SamplingRecord& record) {
 // The sample's total is the cell's kernel time.
 struct DistributedRecord {
   int ranks = 1;
-  std::string scaling;        // "weak" (n per rank) or "strong" (n in total)
+  // Empty for a file's name that kScalingNames lacks (read leniently, written as "").
+  std::optional<Scaling> scaling;
   std::uint64_t n_total = 0;  // elements of the whole problem
   std::uint64_t n_local = 0;  // this rank's slice of it
   // "direct" (device buffers to MPI), "staged" (through pinned host memory) or "host" (the

@@ -233,7 +233,7 @@ nlohmann::json to_json(const CellResult& cell) {
   if (cell.distributed) {
     const DistributedRecord& d = *cell.distributed;
     j["distributed"] = {{"ranks", d.ranks},
-                        {"scaling", d.scaling},
+                        {"scaling", d.scaling ? to_string(*d.scaling) : ""},
                         {"n_total", d.n_total},
                         {"n_local", d.n_local},
                         {"staging", d.staging},
@@ -433,7 +433,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
     const nlohmann::json& d = *distributed;
     DistributedRecord record;
     record.ranks = json_integer<int>(d.at("ranks"));
-    record.scaling = d.at("scaling").get<std::string>();
+    record.scaling = value_named(kScalingNames, d.at("scaling").get<std::string>());
     record.n_total = json_integer<std::uint64_t>(d.at("n_total"));
     record.n_local = json_integer<std::uint64_t>(d.at("n_local"));
     record.staging = d.at("staging").get<std::string>();
