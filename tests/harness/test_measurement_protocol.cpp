@@ -550,7 +550,7 @@ TEST(SamplingRecord, TravelsFromTheWorkerAndIntoTheResultsFile) {
   cell.plugin = "cub";
   cell.variant = "library";
   SamplingRecord sampling;
-  sampling.start = "held";
+  sampling.start = SampleStart::held;
   sampling.clock_samples = 9;
   sampling.clock_mean_mhz = 1975.5;
   sampling.clock_min_mhz = 1960;
@@ -564,7 +564,8 @@ TEST(SamplingRecord, TravelsFromTheWorkerAndIntoTheResultsFile) {
   cell.peak_pattern = "read";
   CellResult back = cell_from_json(to_json(cell));
   ASSERT_TRUE(back.sampling);
-  EXPECT_EQ(back.sampling->start, "held");
+  EXPECT_EQ(to_json(cell)["sampling"]["start"], "held");
+  EXPECT_EQ(back.sampling->start, SampleStart::held);
   EXPECT_EQ(back.sampling->clock_samples, 9);
   EXPECT_DOUBLE_EQ(*back.sampling->clock_mean_mhz, 1975.5);
   EXPECT_DOUBLE_EQ(*back.sampling->clock_min_mhz, 1960);
@@ -574,6 +575,21 @@ TEST(SamplingRecord, TravelsFromTheWorkerAndIntoTheResultsFile) {
   EXPECT_EQ(back.team->threads, 16u);
   EXPECT_EQ(back.team->binding, "spread");
   EXPECT_EQ(back.peak_pattern, "read");
+}
+
+TEST(SamplingRecord, AStartTextOfAnotherWordingIsKeptAsReadAndNamesNoKind) {
+  CellResult cell;
+  SamplingRecord sampling;
+  sampling.unnamed_start =
+      "not held: the kernel waits for the device from the host but is not flagged "
+      "synchronizes_host";  // an older harness's wording
+  cell.sampling = sampling;
+  CellResult back = cell_from_json(to_json(cell));
+  ASSERT_TRUE(back.sampling);
+  EXPECT_FALSE(back.sampling->start.has_value());
+  EXPECT_EQ(to_json(back)["sampling"]["start"], sampling.unnamed_start);
+  back.sampling->start = SampleStart::host_waited;
+  EXPECT_EQ(start_text(*back.sampling), name_in(kSampleStartTexts, SampleStart::host_waited));
 }
 
 }  // namespace

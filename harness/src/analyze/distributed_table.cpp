@@ -55,14 +55,14 @@ TextTable distributed_table(const std::string& workload, const std::string& dist
   table.title = workload + "  n = " + shape_text(shape);
   if (about) {
     table.title +=
-        about->scaling == "weak" ? " per rank (weak scaling)" : " in total (strong scaling)";
+        about->scaling == Scaling::weak ? " per rank (weak scaling)" : " in total (strong scaling)";
   }
   table.title += "  distribution " + distribution + "  over " + std::to_string(ranks) +
                  (ranks == 1 ? " rank" : " ranks");
   table.context = {{"workload", workload},
                    {"n", std::to_string(shape.n)},
                    {"distribution", distribution},
-                   {"scaling", about ? about->scaling : ""},
+                   {"scaling", about && about->scaling ? to_string(*about->scaling) : ""},
                    {"ranks", std::to_string(ranks)}};
   table.columns = {{"plugin", "plugin", true},
                    {"variant", "variant", true},
@@ -116,7 +116,8 @@ TextTable distributed_table(const std::string& workload, const std::string& dist
   table.notes.push_back(
       "total, local, exchange: the slowest rank's medians; exch GB/s: every rank's bytes over the "
       "slowest exchange; efficiency: 1-rank time t1 over the job's tK" +
-      std::string(ranks > 1 && about && about->scaling == "strong" ? " times the ranks" : "") +
+      std::string(ranks > 1 && about && about->scaling == Scaling::strong ? " times the ranks"
+                                                                          : "") +
       (any_balance ? "; balance: most keys on a rank over the mean" : ""));
   return table;
 }

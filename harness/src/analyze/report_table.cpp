@@ -4,6 +4,7 @@
 
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"
+#include "load/kernel_flags.hpp"
 #include "plan/sizes.hpp"
 #include "render/figure_text.hpp"
 
@@ -43,8 +44,10 @@ std::string interval_text(const std::optional<PairedFigure>& figure, int decimal
 
 std::string flags_text(std::uint32_t flags) {
   std::string text;
-  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) text += " [syncs host]";
-  if (flags & PB_KERNEL_ALLOCATES) text += " [allocates]";
+  for (const KernelFlagName& flag : kKernelFlagNames) {
+    if ((flags & flag.bit) && flag.table_note != nullptr)
+      text += " [" + std::string(flag.table_note) + "]";
+  }
   return text;
 }
 
@@ -157,8 +160,8 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
                ? "; slowest kept " + fixed_text(*sampling.clock_min_mhz, 0) + " MHz"
                : ""));
     }
-    if (sampling.start.rfind("not held: the host waited", 0) == 0) {
-      table.notes.push_back(name + "timed with the host's launch: " + sampling.start);
+    if (sampling.start == SampleStart::host_waited) {
+      table.notes.push_back(name + "timed with the host's launch: " + start_text(sampling));
     }
   }
   for (const CellResult& cell : cells) {

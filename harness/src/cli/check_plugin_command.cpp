@@ -10,6 +10,7 @@
 #include "base/stop_signal.hpp"
 #include "base/text_list.hpp"
 #include "cells/cell_source.hpp"
+#include "load/kernel_flags.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/awkward_sizes.hpp"
 #include "plan/matrix.hpp"
@@ -31,13 +32,12 @@ constexpr std::size_t kProblemsShownPerKernel = 6;
 
 std::string flags_text(std::uint32_t flags) {
   std::vector<std::string> names;
-  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) names.push_back("synchronizes-host");
-  if (flags & PB_KERNEL_ALLOCATES) names.push_back("allocates");
-  if (flags & PB_KERNEL_OPT_IN) names.push_back("opt-in");
-  const std::uint32_t known = PB_KERNEL_SYNCHRONIZES_HOST | PB_KERNEL_ALLOCATES | PB_KERNEL_OPT_IN;
-  if (flags & ~known) {
+  for (const KernelFlagName& flag : kKernelFlagNames) {
+    if (flags & flag.bit) names.push_back(flag.listing);
+  }
+  if (flags & ~kKnownKernelFlags) {
     char bits[32];
-    std::snprintf(bits, sizeof bits, "unknown bits 0x%x", flags & ~known);
+    std::snprintf(bits, sizeof bits, "unknown bits 0x%x", flags & ~kKnownKernelFlags);
     names.push_back(bits);
   }
   return names.empty() ? "none" : join(names);

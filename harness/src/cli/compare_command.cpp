@@ -52,10 +52,15 @@ struct CompareOptions {
 po::options_description describe_compare_options(CompareOptions& o) {
   po::options_description options("options");
   options.add_options()(
-      "threshold", po::value<double>(&o.settings.threshold)->default_value(0.05, "0.05"),
+      "threshold",
+      po::value<double>(&o.settings.threshold)
+          ->default_value(CompareSettings{}.threshold,
+                          number_text(CompareSettings{}.threshold, "%g")),
       "an estimated new/base within this fraction of 1 is the same; a cell slower beyond it "
       "(significantly) is a regression, and the exit code is 1")(
-      "alpha", po::value<double>(&o.settings.alpha)->default_value(0.05, "0.05"),
+      "alpha",
+      po::value<double>(&o.settings.alpha)
+          ->default_value(CompareSettings{}.alpha, number_text(CompareSettings{}.alpha, "%g")),
       "level of the test (U over the samples, Welch's t over the runs, or t over --history's runs) "
       "for the whole family "
       "of compared cells: the p-values are Holm-adjusted")(

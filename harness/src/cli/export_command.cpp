@@ -26,8 +26,9 @@ struct ExportOptions {
   std::vector<std::string> files;
   std::string to;
   std::string out;
-  std::string errors = "omit";
-  std::string list = "time";
+  ExportErrors errors = ExportErrors::omit;
+  GabList list = GabList::time;
+  std::string errors_name, list_name;  // as given, checked after the file and --to
   bool help = false;
 };
 
@@ -39,11 +40,15 @@ po::options_description describe_export_options(ExportOptions& o) {
                         "is better, or with --list rate a list of GB/s, bigger is better)")(
       "out", po::value<std::string>(&o.out),
       "the file to write, exactly that path (default: stdout)")(
-      "errors", po::value<std::string>(&o.errors)->default_value("omit"),
+      "errors",
+      po::value<std::string>(&o.errors_name)
+          ->default_value(name_in(kExportErrorsNames, ExportOptions{}.errors)),
       "gbench: a cell that did not end ok is left out and listed on stderr (omit: what Google "
       "Benchmark's compare.py needs, since it reads a time from every entry), or an error entry "
       "without a time (entries: for tools that read error_occurred)")(
-      "list", po::value<std::string>(&o.list)->default_value("time"),
+      "list",
+      po::value<std::string>(&o.list_name)
+          ->default_value(name_in(kGabListNames, ExportOptions{}.list)),
       "gab: the list written, one per file as the action reads it: time (median kernel ms, "
       "tool customSmallerIsBetter) or rate (GB/s, tool customBiggerIsBetter)")("help,h",
                                                                                "this help");
@@ -54,7 +59,9 @@ std::string export_usage() {
   ExportOptions unused;
   std::ostringstream text;
   text << "usage: harness export FILE.json --to " << names_in(kExportFormatNames, "|")
-       << " [--out PATH] [--errors omit|entries] [--list time|rate]\n\n"
+       << " [--out PATH] [--errors " << names_in(kExportErrorsNames, "|") << "] [--list "
+       << names_in(kGabListNames, "|")
+       << "]\n\n"
           "Writes a results file in a format other tools read. Only figures the file holds are "
           "written: a cell that did not end ok is left out and listed on stderr (with gbench "
           "--errors entries: an error entry), never a time. docs/exports.md has the mapping.\n\n"
@@ -98,12 +105,19 @@ int run_export(int argc, const char* const* argv) {
         throw UsageError("--to '" + options.to +
                          "' is not one of: " + names_in(kExportFormatNames));
       }
-      if (options.errors != "entries" && options.errors != "omit") {
-        throw UsageError("--errors '" + options.errors + "' is not one of: omit, entries");
+      const std::optional<ExportErrors> errors =
+          value_named(kExportErrorsNames, options.errors_name);
+      if (!errors) {
+        throw UsageError("--errors '" + options.errors_name +
+                         "' is not one of: " + names_in(kExportErrorsNames));
       }
-      if (options.list != "time" && options.list != "rate") {
-        throw UsageError("--list '" + options.list + "' is not one of: time, rate");
+      options.errors = *errors;
+      const std::optional<GabList> list = value_named(kGabListNames, options.list_name);
+      if (!list) {
+        throw UsageError("--list '" + options.list_name +
+                         "' is not one of: " + names_in(kGabListNames));
       }
+      options.list = *list;
     }
   } catch (const UsageError& e) {
     std::cerr << "harness export: " << e.what() << "\n";
@@ -127,8 +141,8 @@ int run_export(int argc, const char* const* argv) {
     if (*format == ExportFormat::gbench) {
       // Written an entry at a time, below.
     } else if (*format == ExportFormat::gab) {
-      document =
-          gab_document(file)[options.list == "time" ? "smaller_is_better" : "bigger_is_better"];
+      document = gab_document(
+          file)[options.list == GabList::time ? "smaller_is_better" : "bigger_is_better"];
     } else {
       document = export_document(file, *format);
     }
@@ -147,7 +161,8 @@ int run_export(int argc, const char* const* argv) {
     std::cerr << "harness export: SUSPECT (exported; faster than the measured peak allows): "
               << printable_text(line) << "\n";
   }
-  const bool error_entries = *format == ExportFormat::gbench && options.errors == "entries";
+  const bool error_entries =
+      *format == ExportFormat::gbench && options.errors == ExportErrors::entries;
   const std::vector<std::string> not_ok = cells_left_out(file);
   for (const std::string& line : not_ok) {
     std::cerr << "harness export: " << (error_entries ? "as an error entry: " : "left out: ")

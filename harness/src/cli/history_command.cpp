@@ -9,6 +9,7 @@
 #include "history/history_location.hpp"
 #include "history/history_tables.hpp"
 #include "history/trend_chart.hpp"
+#include "render/figure_text.hpp"
 #include "render/text_table.hpp"
 
 #include <boost/program_options.hpp>
@@ -47,9 +48,15 @@ po::options_description describe_history_options(HistoryOptions& o) {
       "console, md (markdown) or csv")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "add: largest results file read, in MiB")(
-      "threshold", po::value<double>(&o.changes.threshold)->default_value(0.05, "0.05"),
+      "threshold",
+      po::value<double>(&o.changes.threshold)
+          ->default_value(ChangeSettings{}.threshold,
+                          number_text(ChangeSettings{}.threshold, "%g")),
       "changes: smallest step reported, as a fraction of the median before it")(
-      "alpha", po::value<double>(&o.changes.detection.alpha)->default_value(0.05, "0.05"),
+      "alpha",
+      po::value<double>(&o.changes.detection.alpha)
+          ->default_value(ChangePointSettings{}.alpha,
+                          number_text(ChangePointSettings{}.alpha, "%g")),
       "changes: significance level of each change's permutation test")(
       "svg", po::value<std::string>(&o.svg_path),
       "trend: also write the trend as an SVG chart to this file")("help,h", "this help");

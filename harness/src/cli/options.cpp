@@ -58,10 +58,12 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
                                          std::string& staging, int& repetitions,
                                          NumberTexts& numbers) {
   po::options_description selection("What to run");
-  selection.add_options()("plugins,p",
-                          po::value<std::string>(&list_options[0])->default_value("all"),
-                          "plugins to run, a comma list or 'all' (the available ones)")(
-      "workload,w", po::value<std::string>(&list_options[1])->default_value("all"),
+  selection.add_options()(
+      "plugins,p",
+      po::value<std::string>(&list_options[0])->default_value(join(PlanSettings{}.plugins, ",")),
+      "plugins to run, a comma list or 'all' (the available ones)")(
+      "workload,w",
+      po::value<std::string>(&list_options[1])->default_value(join(PlanSettings{}.workloads, ",")),
       "workloads, a comma list or 'all' (every one but the distributed dist_reduce and "
       "dist_sort, which run when named)")("workloads", po::value<std::string>(&list_options[1]),
                                           "same as --workload")(
@@ -71,7 +73,8 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       "workloads: -s 2^28 -s histogram=7680x4320 (the list without a name is for the rest)")(
       "distribution,d", po::value<std::string>(&list_options[2]),
       "input distributions, a comma list or 'all'; default: each workload's first")(
-      "variants,v", po::value<std::string>(&list_options[3])->default_value("all"),
+      "variants,v",
+      po::value<std::string>(&list_options[3])->default_value(join(PlanSettings{}.variants, ",")),
       "kernel variants to run, a comma list: names ('sequential'), plugin/name "
       "('cpu_serial/std_sort'), 'all' (every variant except opt-in ones, which run when "
       "named), and '-name' to leave one out ('all,-cpu_serial/std_sort')");

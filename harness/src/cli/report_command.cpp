@@ -10,6 +10,7 @@
 #include "history/cell_filter.hpp"
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
+#include "render/figure_text.hpp"
 #include "results/results_json.hpp"
 #include "results/results_reader.hpp"
 
@@ -44,9 +45,14 @@ po::options_description describe_report_options(ReportOptions& o) {
   po::options_description options("options");
   options.add_options()("out", po::value<std::string>(&o.out),
                         "the folder to write index.html into (made where missing)")(
-      "threshold", po::value<double>(&o.settings.threshold)->default_value(0.05, "0.05"),
+      "threshold",
+      po::value<double>(&o.settings.threshold)
+          ->default_value(CompareSettings{}.threshold,
+                          number_text(CompareSettings{}.threshold, "%g")),
       "as in harness compare: medians within this fraction of each other are the same")(
-      "alpha", po::value<double>(&o.settings.alpha)->default_value(0.05, "0.05"),
+      "alpha",
+      po::value<double>(&o.settings.alpha)
+          ->default_value(CompareSettings{}.alpha, number_text(CompareSettings{}.alpha, "%g")),
       "as in harness compare: significance level of the Mann-Whitney U test")(
       "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
       "largest results file read, in MiB; a larger one is refused")(

@@ -47,7 +47,7 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
   cell.traffic = workload.traffic(part, spec.reference);
   DistributedRecord record;
   record.ranks = exchange.ranks();
-  record.scaling = to_string(spec.scaling);
+  record.scaling = spec.scaling;
   record.n_total = spec.whole.shape.n;
   record.n_local = part.shape.n;
   try {

@@ -3,29 +3,23 @@
 #pragma once
 
 #include "base/enum_names.hpp"
+#include "measure/problem_scaling.hpp"
 
 namespace plugbench {
 
-// --scaling weak (n per rank) or strong (n in total, split across the ranks).
-enum class Scaling { weak, strong };
 // --mpi-staging: device buffers handed to MPI directly, staged through pinned host memory, or
 // whichever the MPI library allows (auto).
 enum class MpiStaging { automatic, host, direct };
 
-inline constexpr EnumName<Scaling> kScalingNames[] = {{Scaling::weak, "weak"},
-                                                      {Scaling::strong, "strong"}};
 inline constexpr EnumName<MpiStaging> kMpiStagingNames[] = {
     {MpiStaging::host, "host"}, {MpiStaging::direct, "direct"}, {MpiStaging::automatic, "auto"}};
 
-inline const char* to_string(Scaling scaling) {
-  return name_in(kScalingNames, scaling);
-}
 inline const char* to_string(MpiStaging staging) {
   return name_in(kMpiStagingNames, staging);
 }
 
 struct DistributedSettings {
-  Scaling scaling = Scaling::weak;             // --scaling
+  Scaling scaling = Scaling::weak;             // --scaling (measure/problem_scaling.hpp)
   MpiStaging staging = MpiStaging::automatic;  // --mpi-staging
 };
 

@@ -31,7 +31,7 @@ void apply_scaling(std::vector<CellResult>& cells) {
     DistributedRecord& record = *cell.distributed;
     record.one_rank_ms = job.one_rank_ms;
     if (!job.all_ok || !job.slowest_ms || !job.one_rank_ms || *job.slowest_ms <= 0) continue;
-    const double ranks = record.scaling == "strong" ? record.ranks : 1;
+    const double ranks = record.scaling == Scaling::strong ? record.ranks : 1;
     record.efficiency = *job.one_rank_ms / (ranks * *job.slowest_ms);
   }
 }

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "base/captured_output.hpp"
+#include "base/enum_names.hpp"
 #include "load/execution_context.hpp"
 #include "measure/gpu_telemetry.hpp"
 #include "measure/machine_load.hpp"
 #include "measure/measurement.hpp"
+#include "measure/problem_scaling.hpp"
 #include "workload.hpp"
 
 #include <cstdint>
@@ -45,12 +47,34 @@ struct TransferResult {
   TimeStats end_to_end;
 };
 
+// Where a cell's samples started (docs/measurement.md): held behind a blocking kernel until the
+// work was enqueued, or not held, for one of these reasons.
+enum class SampleStart {
+  held,
+  host_plugin,         // a host plugin: its team is woken before the clock starts
+  no_sample_timer,     // the plugin has no ABI 1.1 timer
+  flagged_host_waits,  // the kernel is flagged PB_KERNEL_SYNCHRONIZES_HOST
+  host_waited,         // found on a sample: the host waited for the device while enqueuing
+};
+
+// The text a results file's sampling "start" holds for each: the file's one record of it, read
+// back through the same table.
+inline constexpr EnumName<SampleStart> kSampleStartTexts[] = {
+    {SampleStart::held, "held"},
+    {SampleStart::host_plugin, "not held: host plugin (its team is woken before the clock starts)"},
+    {SampleStart::no_sample_timer,
+     "not held: the plugin has no ABI 1.1 timer (timer_begin / timer_end)"},
+    {SampleStart::flagged_host_waits, "not held: the kernel is flagged synchronizes_host"},
+    {SampleStart::host_waited,
+     "not held: the host waited for the device while enqueuing the kernel (a call that "
+     "synchronizes, unflagged, or more launches than the device's queue holds)"}};
+
 // How a cell's kernel samples were taken (docs/measurement.md), and the clock they ran at.
 struct SamplingRecord {
-  // Where each sample's start was placed: "held" (behind a blocking kernel until the work was
-  // enqueued), "not held: ..." with the reason (host plugin, kernel that waits for the device,
-  // plugin without an ABI 1.1 timer).
-  std::string start;
+  // Where each sample's start was placed. Empty for a file's text that the table does not hold
+  // (an older harness's wording): that text is kept in unnamed_start, and written back as read.
+  std::optional<SampleStart> start;
+  std::string unnamed_start;
   int clock_samples = 0;  // kept samples whose SM clock was measured
   std::optional<double> clock_mean_mhz;
   std::optional<double> clock_min_mhz;
@@ -61,12 +85,18 @@ struct SamplingRecord {
   int kept_throttled = 0;                     // samples below it kept by the guard
 };
 
+// The text of `record.start` as a results file holds it.
+inline std::string start_text(const SamplingRecord& record) {
+  return record.start ? name_in(kSampleStartTexts, *record.start) : record.unnamed_start;
+}
+
 // What a cell of a distributed workload adds (docs/mpi.md): the time split of each sample, the
 // exchange's bytes and rate, how device buffers reached MPI, and the scaling against one rank.
 // The sample's total is the cell's kernel time.
 struct DistributedRecord {
   int ranks = 1;
-  std::string scaling;        // "weak" (n per rank) or "strong" (n in total)
+  // Empty for a file's name that kScalingNames lacks (read leniently, written as "").
+  std::optional<Scaling> scaling;
   std::uint64_t n_total = 0;  // elements of the whole problem
   std::uint64_t n_local = 0;  // this rank's slice of it
   // "direct" (device buffers to MPI), "staged" (through pinned host memory) or "host" (the

@@ -22,14 +22,14 @@ KernelTimer::KernelTimer(const PluginSession& session, const KernelRecord& kerne
   // Recorded only where it is applied: samples with a measured clock of a known default.
   record_.throttle_threshold = record_.default_clock_mhz > 0 ? throttle_threshold : 0;
   if (session.plugin().memory_space != PB_MEMORY_DEVICE) {
-    record_.start = "not held: host plugin (its team is woken before the clock starts)";
+    record_.start = SampleStart::host_plugin;
   } else if (!session.has_sample_timer()) {
-    record_.start = "not held: the plugin has no ABI 1.1 timer (timer_begin / timer_end)";
+    record_.start = SampleStart::no_sample_timer;
   } else if (kernel.flags & PB_KERNEL_SYNCHRONIZES_HOST) {
     flags_ = PB_TIMER_HOST_WAITS;
-    record_.start = "not held: the kernel is flagged synchronizes_host";
+    record_.start = SampleStart::flagged_host_waits;
   } else {
-    record_.start = "held";
+    record_.start = SampleStart::held;
   }
 }
 
@@ -48,9 +48,7 @@ TimedSample KernelTimer::time_call(const std::function<void()>& call, bool& trus
   }
   if (!trusted) {
     flags_ |= PB_TIMER_HOST_WAITS;
-    record_.start =
-        "not held: the host waited for the device while enqueuing the kernel (a call that "
-        "synchronizes, unflagged, or more launches than the device's queue holds)";
+    record_.start = SampleStart::host_waited;
   }
   return sample;
 }

@@ -43,10 +43,10 @@ using ShapeList = std::vector<std::pair<Shape, std::string>>;
 
 // What to plan: a run's options (matrix_choices), or --check-plugin's.
 struct MatrixChoices {
-  std::vector<std::string> plugins = {"all"};
-  std::vector<std::string> workloads = {"all"};
+  std::vector<std::string> plugins = PlanSettings{}.plugins;
+  std::vector<std::string> workloads = PlanSettings{}.workloads;
   std::vector<std::string> distributions;  // empty: each workload's first; "all": every one
-  std::vector<std::string> variants = {"all"};
+  std::vector<std::string> variants = PlanSettings{}.variants;
   std::string baseline;         // planned first
   bool baseline_given = false;  // named by the user: then it must exist
   std::function<ShapeList(const Workload&)> shapes;

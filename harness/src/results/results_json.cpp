@@ -4,6 +4,7 @@
 #include "base/host_facts.hpp"
 #include "base/json_integer.hpp"
 #include "base/safe_text.hpp"
+#include "load/kernel_flags.hpp"
 #include "load/plugin_text.hpp"
 
 #include <cmath>
@@ -24,18 +25,18 @@ nlohmann::json finite(double value) {
 
 nlohmann::json flag_names(std::uint32_t flags) {
   nlohmann::json names = nlohmann::json::array();
-  if (flags & PB_KERNEL_SYNCHRONIZES_HOST) names.push_back("synchronizes_host");
-  if (flags & PB_KERNEL_ALLOCATES) names.push_back("allocates");
-  if (flags & PB_KERNEL_OPT_IN) names.push_back("opt_in");
+  for (const KernelFlagName& flag : kKernelFlagNames) {
+    if (flags & flag.bit) names.push_back(flag.json);
+  }
   return names;
 }
 
 std::uint32_t flags_from_names(const nlohmann::json& names) {
   std::uint32_t flags = 0;
   for (const nlohmann::json& name : names) {
-    if (name == "synchronizes_host") flags |= PB_KERNEL_SYNCHRONIZES_HOST;
-    if (name == "allocates") flags |= PB_KERNEL_ALLOCATES;
-    if (name == "opt_in") flags |= PB_KERNEL_OPT_IN;
+    for (const KernelFlagName& flag : kKernelFlagNames) {
+      if (name == flag.json) flags |= flag.bit;
+    }
   }
   return flags;
 }
@@ -81,7 +82,7 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 }
 
 nlohmann::json to_json(const SamplingRecord& record) {
-  return {{"start", record.start},
+  return {{"start", start_text(record)},
           {"sm_clock",
            {{"samples", record.clock_samples},
             {"mean_mhz", optional_json(record.clock_mean_mhz)},
@@ -96,7 +97,9 @@ nlohmann::json to_json(const SamplingRecord& record) {
 
 SamplingRecord sampling_from_json(const nlohmann::json& j) {
   SamplingRecord record;
-  record.start = j.at("start").get<std::string>();
+  const std::string start = j.at("start").get<std::string>();
+  record.start = value_named(kSampleStartTexts, start);
+  if (!record.start) record.unnamed_start = start;
   const nlohmann::json& clock = j.at("sm_clock");
   record.clock_samples = json_integer<int>(clock.at("samples"));
   record.clock_mean_mhz = optional_from(clock, "mean_mhz");
@@ -230,7 +233,7 @@ nlohmann::json to_json(const CellResult& cell) {
   if (cell.distributed) {
     const DistributedRecord& d = *cell.distributed;
     j["distributed"] = {{"ranks", d.ranks},
-                        {"scaling", d.scaling},
+                        {"scaling", d.scaling ? to_string(*d.scaling) : ""},
                         {"n_total", d.n_total},
                         {"n_local", d.n_local},
                         {"staging", d.staging},
@@ -430,7 +433,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
     const nlohmann::json& d = *distributed;
     DistributedRecord record;
     record.ranks = json_integer<int>(d.at("ranks"));
-    record.scaling = d.at("scaling").get<std::string>();
+    record.scaling = value_named(kScalingNames, d.at("scaling").get<std::string>());
     record.n_total = json_integer<std::uint64_t>(d.at("n_total"));
     record.n_local = json_integer<std::uint64_t>(d.at("n_local"));
     record.staging = d.at("staging").get<std::string>();

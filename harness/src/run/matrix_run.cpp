@@ -198,10 +198,14 @@ int report_and_record(RunRecord& run, const RunRequest& options,
   if (exit_code == kExitOk && run.ranks_lost) exit_code = kExitCellError;
   if (exit_code == kExitOk && slow_ranks && options.mpi.fail_on_slow_rank)
     exit_code = kExitSlowRank;
-  const nlohmann::json document = results_document(run, options, plugins, crossovers);
+  const RunContext context = run_context_of(run, options, plugins);
+  const nlohmann::json document = results_document(context, run, crossovers);
   if (options.output.export_format) {
-    // The export is made from the document as written, so it holds what the file holds.
-    ResultsFile file = parse_results_text(document.dump(), "this run");
+    // The export reads the typed context and cells the file is written from.
+    ResultsFile file;
+    file.path = "this run";
+    file.context = context;
+    file.cells = run.cells;
     std::cout << export_document(file, *options.output.export_format).dump(2) << "\n";
     // The export is the run's answer on stdout (the tables went to stderr): lost, it is exit 4.
     if (!output_written(std::cout, "harness")) exit_code = kExitOutputError;

@@ -55,6 +55,8 @@ PluginFacts plugin_facts(const PluginRecord& plugin, const RunRecord& run) {
   return facts;
 }
 
+}  // namespace
+
 RunContext run_context_of(const RunRecord& run, const RunRequest& options,
                           const std::vector<PluginRecord>& plugins) {
   RunContext context;
@@ -83,12 +85,9 @@ RunContext run_context_of(const RunRecord& run, const RunRequest& options,
   return context;
 }
 
-}  // namespace
-
-nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
-                                const std::vector<PluginRecord>& plugins,
+nlohmann::json results_document(const RunContext& context, const RunRecord& run,
                                 const std::vector<Crossover>& crossovers) {
-  nlohmann::json document = to_json(run_context_of(run, options, plugins));
+  nlohmann::json document = to_json(context);
   document["schema_version"] = kSchemaVersion;
   document["results"] = nlohmann::json::array();
   for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));

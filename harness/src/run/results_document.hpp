@@ -4,6 +4,7 @@
 
 #include "analyze/crossover.hpp"
 #include "load/plugin_loader.hpp"
+#include "results/run_context.hpp"
 #include "run/run_record.hpp"
 #include "run/run_request.hpp"
 
@@ -13,8 +14,12 @@
 
 namespace plugbench {
 
-nlohmann::json results_document(const RunRecord& run, const RunRequest& options,
-                                const std::vector<PluginRecord>& plugins,
+// The run's context (its time is taken here), made once: the file and the end-of-run export
+// both read it.
+RunContext run_context_of(const RunRecord& run, const RunRequest& options,
+                          const std::vector<PluginRecord>& plugins);
+
+nlohmann::json results_document(const RunContext& context, const RunRecord& run,
                                 const std::vector<Crossover>& crossovers);
 
 }  // namespace plugbench
