@@ -273,6 +273,19 @@ void estimate_timed(CellComparison& c, const CompareSettings& settings) {
   decide_on(c, *estimate);
 }
 
+// The comparison of the cell's baseline ("plugin/variant") on the same problem; null where none.
+const CellComparison* baseline_of(const CellComparison& c, const std::string& name,
+                                  const std::map<CellKey, const CellComparison*>& by_key) {
+  const std::size_t slash = name.find('/');
+  if (slash == std::string::npos) return nullptr;
+  CellKey key = c.key;
+  key.plugin = name.substr(0, slash);
+  key.variant = name.substr(slash + 1);
+  key.occurrence = 0;
+  const auto found = by_key.find(key);
+  return found == by_key.end() ? nullptr : found->second;
+}
+
 // One run a side over the history: the cell's median over its baseline's median in the same run,
 // against how that ratio moved in the earlier runs (the history keeps medians, not the per-round
 // ratios, so both sides take the ratio of medians too). Only where each run measured the cell in
@@ -288,13 +301,9 @@ void estimate_over_baseline_from_history(CellComparison& c,
       earlier->first->baseline != name || earlier->second->baseline != name) {
     return;
   }
-  const std::size_t slash = name.find('/');
-  CellKey key = c.key;
-  key.plugin = name.substr(0, slash);
-  key.variant = name.substr(slash + 1);
-  const auto found = by_key.find(key);
-  if (found == by_key.end()) return;
-  const CellComparison& baseline = *found->second;
+  const CellComparison* found = baseline_of(c, name, by_key);
+  if (!found) return;
+  const CellComparison& baseline = *found;
   if (!baseline.base || !baseline.current || !baseline.base->median_ms ||
       !baseline.current->median_ms || !(*baseline.base->median_ms > 0) ||
       !(*baseline.current->median_ms > 0)) {
@@ -319,15 +328,9 @@ void choose_over_baseline(std::vector<CellComparison>& comparisons,
     if (!c.paired) estimate_over_baseline_from_history(c, by_key, settings);
     if (!c.paired) continue;
     const std::string& name = c.base->paired_baseline;
-    const std::size_t slash = name.find('/');
-    if (slash == std::string::npos) continue;
-    CellKey key = c.key;
-    key.plugin = name.substr(0, slash);
-    key.variant = name.substr(slash + 1);
-    key.occurrence = 0;
-    const auto found = by_key.find(key);
-    if (found == by_key.end()) continue;
-    const CellComparison& baseline = *found->second;
+    const CellComparison* found = baseline_of(c, name, by_key);
+    if (!found) continue;
+    const CellComparison& baseline = *found;
     if (!baseline.time_estimate || !baseline.base || !baseline.current) continue;
     const bool of_a_kind = baseline.base->memory_space == c.base->memory_space &&
                            baseline.base->threads && baseline.base->threads == c.base->threads &&
