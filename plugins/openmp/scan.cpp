@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cached_chunks.hpp"
+#include "lookback_chunks.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 #include "vector_isa.hpp"
@@ -186,6 +187,27 @@ void scan_vector_chunks(plugbench::sdk::Call& call) {
   scan_cached_chunks<ChunkPerThread>(call);
 }
 
+// vector_chunks' passes on chunks taken in order with a look-back instead of a barrier a round.
+void scan_lookback(plugbench::sdk::Call& call) {
+  const auto* x = reinterpret_cast<const std::uint32_t*>(call.input<std::int32_t>(0));
+  auto* prefix = reinterpret_cast<std::uint32_t*>(call.output<std::int32_t>(0));
+  const std::uint64_t n = call.n();
+  const bool stream = openmp::worth_streaming(n * sizeof(std::uint32_t));
+  auto sum = sum_wrapping;
+  auto scan = scan_part;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (openmp::chosen_vector_isa() == openmp::VectorIsa::avx512) {
+    sum = sum_wrapping_avx512;
+    scan = scan_part_avx512;
+  }
+#endif
+  openmp::lookback_in_chunks<std::uint32_t, openmp::kChunkPerThread>(
+      n, [&](std::uint64_t begin, std::uint64_t count) { return sum(x + begin, count); },
+      [&](std::uint64_t begin, std::uint64_t count, std::uint32_t offset) {
+        scan(x + begin, prefix + begin, count, offset, stream);
+      });
+}
+
 }  // namespace
 
 PLUGBENCH_KERNEL({.workload = "scan",
@@ -214,4 +236,11 @@ PLUGBENCH_KERNEL({.workload = "scan",
                   .variant = "vector_chunks_512k",
                   .description = "vector_chunks with 512 KiB chunks a thread",
                   .run = scan_vector_chunks<2 * openmp::kChunkPerThread>,
+                  .flags = PB_KERNEL_OPT_IN});
+
+PLUGBENCH_KERNEL({.workload = "scan",
+                  .variant = "lookback",
+                  .description = "vector_chunks' passes, chunks in order with a look-back, no "
+                                 "barrier",
+                  .run = scan_lookback,
                   .flags = PB_KERNEL_OPT_IN});
