@@ -20,8 +20,9 @@ constexpr std::uint64_t kChunkPerThread = std::uint64_t{1} << 16;
 
 // summarize(begin, count) -> Value for [begin, begin + count); emit(begin, count, offset) writes
 // that part given the sum of the summaries of everything before it. Returns the sum of all
-// summaries. Value must be a type where 0 and + mean what they do for integers.
-template <class Value, class Summarize, class Emit>
+// summaries. Value must be a type where 0 and + mean what they do for integers. ChunkPerThread:
+// elements a thread takes per chunk (a round, and a barrier, per chunk of the team).
+template <class Value, std::uint64_t ChunkPerThread = kChunkPerThread, class Summarize, class Emit>
 Value two_pass_in_cached_chunks(std::uint64_t n, Summarize&& summarize, Emit&& emit) {
   const int max_threads = omp_get_max_threads();
   // Two slots per thread, used in alternate rounds: a thread may write round r + 1's summary while
@@ -32,7 +33,7 @@ Value two_pass_in_cached_chunks(std::uint64_t n, Summarize&& summarize, Emit&& e
   {
     const int thread = omp_get_thread_num();
     const int threads = omp_get_num_threads();
-    const std::uint64_t chunk = kChunkPerThread * static_cast<std::uint64_t>(threads);
+    const std::uint64_t chunk = ChunkPerThread * static_cast<std::uint64_t>(threads);
     Value carry{};  // every thread keeps the same running sum of the chunks before this one
     std::uint64_t round = 0;
     for (std::uint64_t base = 0; base < n; base += chunk, ++round) {

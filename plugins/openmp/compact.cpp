@@ -13,6 +13,7 @@
 #endif
 
 #include "cached_chunks.hpp"
+#include "lookback_chunks.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 #include "vector_isa.hpp"
@@ -125,6 +126,7 @@ void compact_part(PackNonzero pack, const std::int32_t* values, std::uint64_t co
   openmp::store_values(out, packed, held, false);
 }
 
+template <std::uint64_t ChunkPerThread>
 void compact_cached_chunks(plugbench::sdk::Call& call) {
   const auto* x = call.input<std::int32_t>(0);
   auto* kept = call.output<std::int32_t>(0);
@@ -132,11 +134,44 @@ void compact_cached_chunks(plugbench::sdk::Call& call) {
   // Only what is kept is written, but that can be every value.
   const bool stream = openmp::worth_streaming(n * sizeof(std::int32_t));
   const PackNonzero pack = pack_nonzero_in(openmp::chosen_vector_isa());
-  *call.output<std::uint64_t>(1) = openmp::two_pass_in_cached_chunks<std::uint64_t>(
+  *call.output<std::uint64_t>(1) = openmp::two_pass_in_cached_chunks<std::uint64_t, ChunkPerThread>(
       n, [&](std::uint64_t begin, std::uint64_t count) { return count_nonzero(x + begin, count); },
       [&](std::uint64_t begin, std::uint64_t count, std::uint64_t offset) {
         compact_part(pack, x + begin, count, kept + offset, stream);
       });
+}
+
+// A thread's chunk packed once, into a buffer of its own that stays in its L2, and the packed
+// values streamed out once the offset is known: the input is read once and the second pass reads
+// only what is kept (1 % of it for keep1), where cached_chunks counts, then reads and packs its
+// chunk again. Chunks: a round per team with a barrier (Lookback false), or taken in order with a
+// look-back (lookback_chunks.hpp).
+template <bool Lookback>
+void compact_packed_chunks(plugbench::sdk::Call& call) {
+  const auto* x = call.input<std::int32_t>(0);
+  auto* kept = call.output<std::int32_t>(0);
+  const std::uint64_t n = call.n();
+  const bool stream = openmp::worth_streaming(n * sizeof(std::int32_t));
+  const PackNonzero pack = pack_nonzero_in(openmp::chosen_vector_isa());
+  // Each pool thread keeps its buffer from call to call: no page faults inside the timed call.
+  static thread_local std::vector<std::uint32_t> packed;
+  static thread_local std::uint64_t held = 0;
+  auto* out = reinterpret_cast<std::uint32_t*>(kept);
+  const auto summarize = [&](std::uint64_t begin, std::uint64_t count) {
+    if (packed.size() < count + 16) packed.resize(count + 16);  // the packing's overshoot
+    held = pack(x + begin, count, packed.data());
+    return held;
+  };
+  const auto emit = [&](std::uint64_t, std::uint64_t, std::uint64_t offset) {
+    openmp::store_values(out + offset, packed.data(), held, stream);
+  };
+  if constexpr (Lookback) {
+    *call.output<std::uint64_t>(1) =
+        openmp::lookback_in_chunks<std::uint64_t, openmp::kChunkPerThread>(n, summarize, emit);
+  } else {
+    *call.output<std::uint64_t>(1) =
+        openmp::two_pass_in_cached_chunks<std::uint64_t>(n, summarize, emit);
+  }
 }
 
 }  // namespace
@@ -150,4 +185,22 @@ PLUGBENCH_KERNEL(
     {.workload = "compact",
      .variant = "cached_chunks",
      .description = "two passes per L2-sized chunk, packed in L1 (AVX-512 compress), streamed",
-     .run = compact_cached_chunks});
+     .run = compact_cached_chunks<openmp::kChunkPerThread>});
+
+PLUGBENCH_KERNEL({.workload = "compact",
+                  .variant = "cached_chunks_512k",
+                  .description = "cached_chunks with 512 KiB chunks a thread (half the barriers)",
+                  .run = compact_cached_chunks<2 * openmp::kChunkPerThread>,
+                  .flags = PB_KERNEL_OPT_IN});
+
+PLUGBENCH_KERNEL({.workload = "compact",
+                  .variant = "packed_chunks",
+                  .description = "each chunk read and packed once into L2, then streamed out",
+                  .run = compact_packed_chunks<false>,
+                  .flags = PB_KERNEL_OPT_IN});
+
+PLUGBENCH_KERNEL({.workload = "compact",
+                  .variant = "packed_lookback",
+                  .description = "packed_chunks with chunks in order and a look-back, no barrier",
+                  .run = compact_packed_chunks<true>,
+                  .flags = PB_KERNEL_OPT_IN});

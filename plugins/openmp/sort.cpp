@@ -16,6 +16,7 @@
 #include "../cpu_common/radix_digits.hpp"
 #include "combining_scatter.hpp"
 #include "scatter_offsets.hpp"
+#include "sort_kernels.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 
@@ -276,6 +277,11 @@ void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
 }
 
 }  // namespace
+
+void plugbench::openmp::lsd_combining_sort(const std::uint32_t* keys, std::uint32_t* sorted,
+                                           std::uint32_t* scratch, std::uint64_t n) {
+  lsd_radix_combining<8, 64, NextCounts::reread>(keys, sorted, scratch, n);
+}
 
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "lsd_radix",

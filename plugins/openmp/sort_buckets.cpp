@@ -20,6 +20,7 @@
 #include "../cpu_common/radix_digits.hpp"
 #include "combining_scatter.hpp"
 #include "scatter_offsets.hpp"
+#include "sort_kernels.hpp"
 #include "streaming_store.hpp"
 #include "thread_range.hpp"
 
@@ -328,6 +329,11 @@ void sort_msd_buckets(plugbench::sdk::Call& call) {
 }
 
 }  // namespace
+
+void plugbench::openmp::msd_buckets_sort(const std::uint32_t* keys, std::uint32_t* sorted,
+                                         std::uint32_t* scratch, std::uint64_t n) {
+  msd_buckets<false>(keys, sorted, scratch, n);
+}
 
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "msd_buckets",

@@ -21,4 +21,14 @@ inline ThreadRange thread_range(std::uint64_t n, int thread, int threads) {
   return {begin, begin + base + (t < extra ? 1 : 0)};
 }
 
+// The same blocks in whole groups of `align` elements (the last thread takes what does not
+// divide): with a cache-line `align` and an aligned array no thread's block starts mid-line, so
+// no vector load of it spans two lines, and no line is read by two threads.
+inline ThreadRange thread_range_aligned(std::uint64_t n, int thread, int threads,
+                                        std::uint64_t align) {
+  const ThreadRange groups = thread_range(n / align, thread, threads);
+  const bool last = thread + 1 == threads;
+  return {groups.begin * align, last ? n : groups.end * align};
+}
+
 }  // namespace plugbench::openmp
