@@ -148,7 +148,7 @@ PeakBandwidth peak_read(const nlohmann::json& peak, double gbps) {
   } catch (const nlohmann::json::exception&) {
     read = PeakBandwidth{};
   }
-  read.memory_space = text_at(peak, "/memory_space");
+  read.memory_space = value_named(kMemorySpaceNames, text_at(peak, "/memory_space"));
   read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
   read.gbps = gbps;
   return read;
@@ -158,7 +158,7 @@ nlohmann::json to_json(const PluginFacts& plugin) {
   nlohmann::json j = plugin.details;
   j["name"] = plugin.name;
   j["status"] = plugin.status;
-  j["memory_space"] = plugin.memory_space;
+  j["memory_space"] = to_string(plugin.memory_space);
   if (!plugin.build_info.is_null()) j["build_info"] = plugin.build_info;
   if (plugin.peak_gbps) j["peak_gbps"] = *plugin.peak_gbps;
   if (plugin.peak_read_gbps) j["peak_read_gbps"] = *plugin.peak_read_gbps;
@@ -293,7 +293,7 @@ PluginFacts plugin_facts_from_json(const nlohmann::json& plugin) {
   PluginFacts read;
   read.name = text_at(plugin, "/name");
   read.status = text_at(plugin, "/status");
-  read.memory_space = text_at(plugin, "/memory_space");
+  read.memory_space = value_named(kMemorySpaceNames, text_at(plugin, "/memory_space"));
   read_process(object_of(plugin, "process"), read);
   read.peak_gbps = number_at(plugin, "/peak_gbps");
   read.peak_read_gbps = number_at(plugin, "/peak_read_gbps");

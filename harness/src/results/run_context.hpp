@@ -6,6 +6,7 @@
 #pragma once
 
 #include "base/host_facts.hpp"
+#include "base/memory_space.hpp"
 #include "measure/calibration.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,8 +33,8 @@ struct DeviceFacts {
 // A loaded plugin and, where its worker reported them, the CPUs and threads its cells could use.
 struct PluginFacts {
   std::string name;
-  std::string status;        // "available" where it loaded
-  std::string memory_space;  // "host" or "device"
+  std::string status;                       // "available" where it loaded
+  std::optional<MemorySpace> memory_space;  // none: a text kMemorySpaceNames lacks
   std::optional<std::uint64_t> cpus;
   std::optional<std::uint64_t> openmp_threads;
   std::optional<double> peak_gbps;       // the copy peak its cells were held to

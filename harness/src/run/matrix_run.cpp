@@ -242,7 +242,7 @@ std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
       continue;
     }
     for (const PlannedCell& cell : problem.cells) {
-      if (cell.status.empty() && cell.plugin->memory_space != PB_MEMORY_DEVICE) {
+      if (cell.status.empty() && cell.plugin->memory_space != MemorySpace::device) {
         patterns.push_back(*pattern);
         break;
       }

@@ -39,12 +39,12 @@ SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
 PluginFacts plugin_facts(const PluginRecord& plugin, const RunRecord& run) {
   PluginFacts facts = plugin_facts_from_json(to_json(plugin));
   if (auto it = run.peaks_by_plugin.find(plugin.name); it != run.peaks_by_plugin.end()) {
-    const std::string space = memory_space_name(plugin.memory_space);
-    if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
+    if (const PeakBandwidth* copy =
+            peak_for(it->second, plugin.memory_space, MemoryPattern::copy)) {
       facts.peak_gbps = copy->gbps;
     }
     // peak_for falls back to the copy rate: the entry names only a read that was measured.
-    const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read);
+    const PeakBandwidth* read = peak_for(it->second, plugin.memory_space, MemoryPattern::read);
     if (read != nullptr && read->pattern == to_string(MemoryPattern::read)) {
       facts.peak_read_gbps = read->gbps;
     }
