@@ -305,15 +305,22 @@ PluginFacts plugin_facts_from_json(const nlohmann::json& plugin) {
   return read;
 }
 
-MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
-  MpiFacts facts;
-  for (const nlohmann::json& rank : array_of(mpi, "ranks")) {
+std::vector<RankFacts> rank_facts_from_json(const nlohmann::json& ranks) {
+  std::vector<RankFacts> facts;
+  if (!ranks.is_array()) return facts;
+  for (const nlohmann::json& rank : ranks) {
     RankFacts read;
     read.rank = rank_number(rank, "/rank");
     read.host = text_at(rank, "/host");
     read.details = details_of(rank, {"rank", "host"});
-    facts.ranks.push_back(std::move(read));
+    facts.push_back(std::move(read));
   }
+  return facts;
+}
+
+MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
+  MpiFacts facts;
+  facts.ranks = rank_facts_from_json(array_of(mpi, "ranks"));
   facts.sync = text_at(mpi, "/sync");
   facts.rank_count = count_of(mpi, "rank_count").value_or(0);
   for (const nlohmann::json& gpu : array_of(mpi, "shared_gpus")) {

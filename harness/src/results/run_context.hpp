@@ -128,10 +128,12 @@ RunContext run_context_from_json(const nlohmann::json& context);
 RunContext run_context_from_document(const nlohmann::json& document);
 // One part of a context, by the same rules: a device as a session reports it, a plugin as it was
 // loaded (to_json(PluginRecord)), the CPUs and threads a plugin's process reported
-// (process_cpu_description), and context.mpi as the ranks gathered it.
+// (process_cpu_description), the ranks' facts as they were gathered (an array, one per rank) and
+// context.mpi.
 DeviceFacts device_facts_from_json(const nlohmann::json& device);
 PluginFacts plugin_facts_from_json(const nlohmann::json& plugin);
 void read_process(const nlohmann::json& process, PluginFacts& plugin);
+std::vector<RankFacts> rank_facts_from_json(const nlohmann::json& ranks);
 MpiFacts mpi_facts_from_json(const nlohmann::json& mpi);
 
 }  // namespace plugbench
