@@ -27,8 +27,5 @@ std::string utc_timestamp() {
 const char* to_string(PluginState) {
   reached("to_string(PluginState)");
 }
-const char* memory_space_name(pb_memory_space) {
-  reached("memory_space_name");
-}
 
 }  // namespace plugbench

@@ -40,7 +40,7 @@ CellResult cell(const std::string& plugin, const std::string& variant, std::uint
   c.variant = variant;
   c.shape = {n, n, 1};
   c.status = status::ok;
-  c.memory_space = memory_space;
+  c.memory_space = value_named(kMemorySpaceNames, memory_space);
   c.kernel = time_stats(kernel_ms);
   if (pageable_ms) c.transfers.push_back({"pageable", {}, {}, time_stats(*pageable_ms)});
   if (pinned_ms) c.transfers.push_back({"pinned", {}, {}, time_stats(*pinned_ms)});

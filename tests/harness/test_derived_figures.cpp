@@ -21,7 +21,7 @@ CellResult cell_of(const std::vector<double>& samples_ms, const std::vector<doub
   cell.workload = "reduce";
   cell.plugin = "p";
   cell.variant = "v";
-  cell.memory_space = "host";
+  cell.memory_space = MemorySpace::host;
   cell.traffic = Traffic{1e9, 0, 0, "", MemoryPattern::read};
   TimeStats kernel;
   kernel.samples_ms = samples_ms;
@@ -48,7 +48,7 @@ CellResult cell_of(const std::vector<double>& samples_ms, const std::vector<doub
 // The calibration's read peak of host memory, in GB/s.
 std::map<std::string, std::vector<PeakBandwidth>> calibrated(double gbps) {
   PeakBandwidth peak;
-  peak.memory_space = "host";
+  peak.memory_space = MemorySpace::host;
   peak.pattern = "read";
   peak.gbps = gbps;
   return {{"p", {peak}}};

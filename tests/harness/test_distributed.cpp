@@ -115,7 +115,7 @@ TEST(SampleSort, BoundsNeverGoDownEvenForKeysThatAreNotSorted) {
 
 TEST(MpiStaging, DeviceBuffersGoDirectOnlyWhereTheLibraryTakesThem) {
   pb::PluginRecord gpu;
-  gpu.memory_space = PB_MEMORY_DEVICE;
+  gpu.memory_space = pb::MemorySpace::device;
   const pb::DeviceBufferSupport aware{true, "MPIX_Query_cuda_support() = 1"};
   const pb::DeviceBufferSupport unaware{false, "MPIX_Query_cuda_support() = 0"};
   EXPECT_STREQ(pb::to_string(pb::choose_staging(gpu, pb::MpiStaging::automatic, aware).mode),

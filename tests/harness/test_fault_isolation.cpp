@@ -58,7 +58,7 @@ TEST(FaultIsolation, ACellSurvivesTheTripThroughJson) {
   cell.status = status::failed;
   cell.message = "wrong answer";
   cell.flags = PB_KERNEL_ALLOCATES | PB_KERNEL_OPT_IN;
-  cell.memory_space = "device";
+  cell.memory_space = MemorySpace::device;
   cell.workspace_bytes = 12345;
   TimeStats stats{1.5, 1.625, 1.25, 2.0, 0.1, 0.0615, 3, 1, {1.25, 1.5, 2.0}};
   cell.kernel = stats;

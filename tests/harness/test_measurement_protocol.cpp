@@ -273,16 +273,16 @@ TEST(AbiMinor, AnAbi10PluginRunsAndNothingPastItsTableIsRead) {
 
 TEST(PeakPerPattern, ReadOnlyWorkloadsAreHeldAgainstTheReadRate) {
   std::vector<PeakBandwidth> peaks(2);
-  peaks[0].memory_space = peaks[1].memory_space = "device";
+  peaks[0].memory_space = peaks[1].memory_space = MemorySpace::device;
   peaks[0].pattern = "copy";
   peaks[0].gbps = 4200;
   peaks[1].pattern = "read";
   peaks[1].gbps = 4400;
-  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4400);
-  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::copy)->gbps, 4200);
-  EXPECT_EQ(peak_for(peaks, "host", MemoryPattern::copy), nullptr);
+  EXPECT_EQ(peak_for(peaks, MemorySpace::device, MemoryPattern::read)->gbps, 4400);
+  EXPECT_EQ(peak_for(peaks, MemorySpace::device, MemoryPattern::copy)->gbps, 4200);
+  EXPECT_EQ(peak_for(peaks, MemorySpace::host, MemoryPattern::copy), nullptr);
   peaks.pop_back();  // a plugin without read_within: the copy rate is all there is
-  EXPECT_EQ(peak_for(peaks, "device", MemoryPattern::read)->gbps, 4200);
+  EXPECT_EQ(peak_for(peaks, MemorySpace::device, MemoryPattern::read)->gbps, 4200);
 }
 
 // 64-byte aligned 64-bit words 1, 2, 3, ... of `bytes` (the loops load whole aligned lines).
@@ -392,7 +392,7 @@ TEST(PeakPerPattern, AnAddressSpaceLimitHalvesTheHostBuffersRatherThanEndingTheR
 
 TEST(PeakPerPattern, TheLoopsOfAPeakTravelThroughJson) {
   PeakBandwidth peak;
-  peak.memory_space = "host";
+  peak.memory_space = MemorySpace::host;
   peak.pattern = "read";
   peak.measured_by = "harness: two buffers";
   peak.bytes = 1 << 20;

@@ -75,7 +75,7 @@ struct CellSide {
   std::vector<double> run_paired;
   std::string paired_baseline;  // "plugin/variant" run_paired is over
   std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
-  std::string memory_space;                 // the first run's
+  std::optional<MemorySpace> memory_space;  // the first run's
   std::optional<std::uint32_t> threads;     // the first run's team, where it reported one
   std::optional<MachineLoad> machine_load;  // a run's on a busy machine, else the first run's
   int runs = 0;

@@ -49,11 +49,11 @@ void add_cell(Group& group, const CellResult& cell) {
   std::optional<double> kernel_ms = median_of(cell.kernel);
   if (cell.status != status::ok || !kernel_ms) return;
   const std::uint64_t n = cell.shape.n;
-  if (cell.memory_space == "host") {
+  if (cell.memory_space == MemorySpace::host) {
     keep_faster(group.cpu, n, *kernel_ms, cell);
     return;
   }
-  if (cell.memory_space != "device") return;
+  if (cell.memory_space != MemorySpace::device) return;
   if (std::find(group.gpu_plugins.begin(), group.gpu_plugins.end(), cell.plugin) ==
       group.gpu_plugins.end()) {
     group.gpu_plugins.push_back(cell.plugin);

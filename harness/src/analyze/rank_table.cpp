@@ -70,9 +70,10 @@ TextTable rank_spread_table(const std::string& workload, const std::string& dist
 
 namespace {
 
-std::string first_gpu_uuid(const nlohmann::json& rank) {
-  if (!rank.contains("devices") || !rank["devices"].is_array()) return "";
-  for (const nlohmann::json& device : rank["devices"]) {
+std::string first_gpu_uuid(const RankFacts& rank) {
+  const nlohmann::json& details = rank.details;
+  if (!details.contains("devices") || !details["devices"].is_array()) return "";
+  for (const nlohmann::json& device : details["devices"]) {
     if (device.contains("uuid") && device["uuid"].is_string() && !device["uuid"].empty()) {
       return device["uuid"];
     }
@@ -99,11 +100,11 @@ std::string rank_teams(const std::vector<CellResult>& cells, int rank) {
 
 }  // namespace
 
-std::vector<SharedGpu> shared_gpus(const nlohmann::json& mpi) {
+std::vector<SharedGpu> shared_gpus(const std::vector<RankFacts>& ranks) {
   std::map<std::pair<std::string, std::string>, std::vector<int>> by_gpu;
-  for (const nlohmann::json& rank : mpi.at("ranks")) {
+  for (const RankFacts& rank : ranks) {
     if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
-      by_gpu[{rank.value("host", ""), uuid}].push_back(rank.value("rank", 0));
+      by_gpu[{rank.host, uuid}].push_back(rank.rank.value_or(0));
     }
   }
   std::vector<SharedGpu> shared;
@@ -113,35 +114,35 @@ std::vector<SharedGpu> shared_gpus(const nlohmann::json& mpi) {
   return shared;
 }
 
-void describe_rank_sharing(const nlohmann::json& mpi, bool lockstep,
+void describe_rank_sharing(const std::vector<RankFacts>& ranks, bool lockstep,
                            const std::vector<CellResult>& cells, std::ostream& out) {
-  const nlohmann::json& ranks = mpi.at("ranks");
   std::map<std::string, int> per_host;
-  for (const nlohmann::json& rank : ranks) ++per_host[rank.value("host", "")];
+  for (const RankFacts& rank : ranks) ++per_host[rank.host];
   out << "ranks: " << ranks.size() << " on " << per_host.size()
       << (per_host.size() == 1 ? " host" : " hosts") << ", "
       << (lockstep ? "in lock-step (each cell started together)"
                    : "each on its own (--mpi-sync none)")
       << "\n";
-  for (const nlohmann::json& rank : ranks) {
+  for (const RankFacts& rank : ranks) {
+    const nlohmann::json& details = rank.details;
     // A device's UUID is a plugin's text; a host name the system's: escaped for the terminal.
-    out << "  rank " << rank.value("rank", 0) << ": " << printable_text(rank.value("host", ""))
-        << ", CPUs " << printable_text(rank.value("cpus", ""));
-    if (std::string teams = rank_teams(cells, rank.value("rank", 0)); !teams.empty()) {
+    out << "  rank " << rank.rank.value_or(0) << ": " << printable_text(rank.host) << ", CPUs "
+        << printable_text(details.value("cpus", ""));
+    if (std::string teams = rank_teams(cells, rank.rank.value_or(0)); !teams.empty()) {
       out << " (" << printable_text(teams) << ")";
     }
     // A device only where a device plugin reported one: a CPU-only run has none to name.
     const bool used_a_device =
-        rank.contains("devices") && rank["devices"].is_array() && !rank["devices"].empty();
+        details.contains("devices") && details["devices"].is_array() && !details["devices"].empty();
     if (used_a_device) {
-      out << ", device " << rank.value("device", 0);
+      out << ", device " << details.value("device", 0);
       if (std::string uuid = first_gpu_uuid(rank); !uuid.empty()) {
         out << " (" << printable_text(uuid) << ")";
       }
     }
     out << "\n";
   }
-  for (const SharedGpu& gpu : shared_gpus(mpi)) {
+  for (const SharedGpu& gpu : shared_gpus(ranks)) {
     out << "  ranks";
     for (int rank : gpu.ranks) out << " " << rank;
     out << " share GPU " << printable_text(gpu.uuid) << " on " << printable_text(gpu.host)
@@ -172,13 +173,12 @@ bool report_slow_ranks(const std::vector<RankSpread>& spreads,
   return any;
 }
 
-nlohmann::json rank_identity(const nlohmann::json& mpi, int rank) {
+nlohmann::json rank_identity(const std::vector<RankFacts>& ranks, int rank) {
   nlohmann::json identity = {{"host", nullptr}, {"gpu_uuid", nullptr}, {"device", nullptr}};
-  if (!mpi.contains("ranks")) return identity;
-  for (const nlohmann::json& entry : mpi["ranks"]) {
-    if (entry.value("rank", -1) != rank) continue;
-    identity["host"] = entry.value("host", "");
-    identity["device"] = entry.value("device", 0);
+  for (const RankFacts& entry : ranks) {
+    if (entry.rank.value_or(-1) != rank) continue;
+    identity["host"] = entry.host;
+    identity["device"] = entry.details.value("device", 0);
     if (std::string uuid = first_gpu_uuid(entry); !uuid.empty()) identity["gpu_uuid"] = uuid;
   }
   return identity;

@@ -249,9 +249,8 @@ void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
       out << printable_text(plugin.reason) << "\n    file: " << printable_text(plugin.path) << "\n";
       continue;
     }
-    out << std::setw(8) << memory_space_name(plugin.memory_space) << "v"
-        << printable_text(plugin.version) << "  ABI " << plugin.abi_major << "." << plugin.abi_minor
-        << "\n";
+    out << std::setw(8) << to_string(plugin.memory_space) << "v" << printable_text(plugin.version)
+        << "  ABI " << plugin.abi_major << "." << plugin.abi_minor << "\n";
     if (plugin.state == PluginState::unavailable) {
       out << "    why: " << printable_text(plugin.reason) << "\n";
     }

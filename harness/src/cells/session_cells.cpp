@@ -35,7 +35,7 @@ SessionFacts session_facts_from_json(const nlohmann::json& j) {
 
 SessionCells::SessionCells(const PluginRecord& plugin, int device, ProblemCache& problems)
     : plugin_(plugin), session_(plugin, device), problems_(problems) {
-  if (plugin.memory_space != PB_MEMORY_DEVICE) return;
+  if (plugin.memory_space != MemorySpace::device) return;
   std::optional<pb_device_info> info = session_.device_info();
   const nlohmann::json described = info ? to_json(*info) : nlohmann::json::object();
   const std::string pci_bus_id = described.value("pci_bus_id", "");
@@ -54,7 +54,7 @@ SessionFacts SessionCells::facts(bool calibrate) const {
     facts.device = to_json(*info);
     facts.device["telemetry"] = telemetry_ ? "NVML" : "unavailable: " + telemetry_unavailable_;
   }
-  if (calibrate && plugin_.memory_space == PB_MEMORY_DEVICE) {
+  if (calibrate && plugin_.memory_space == MemorySpace::device) {
     try {
       facts.peaks = calibrate_plugin_peaks(session_);
     } catch (const PluginCallError& e) {

@@ -63,7 +63,7 @@ void print_descriptor(std::ostream& out, const PluginRecord& plugin) {
   if (!plugin.description.empty()) out << "description:   " << plugin.description << "\n";
   out << "plugin ABI:    " << plugin.abi_major << "." << plugin.abi_minor
       << " (this harness speaks " << PB_ABI_MAJOR << "." << PB_ABI_MINOR << ": accepted)\n"
-      << "memory space:  " << memory_space_name(plugin.memory_space) << "\n";
+      << "memory space:  " << to_string(plugin.memory_space) << "\n";
   out << "build info:" << (plugin.build_info.empty() ? "    none" : "") << "\n";
   for (const auto& [key, value] : plugin.build_info) out << "  " << key << ": " << value << "\n";
   out << "probe:         " << to_string(plugin.state);

@@ -28,7 +28,7 @@ const std::map<std::string, MakeSteps>& steps_by_workload() {
 
 StagingChoice choose_staging(const PluginRecord& plugin, MpiStaging asked,
                              const DeviceBufferSupport& support) {
-  if (plugin.memory_space != PB_MEMORY_DEVICE) {
+  if (plugin.memory_space != MemorySpace::device) {
     return {StagingMode::host,
             "the plugin's buffers are host memory: MPI reads and writes them in place"};
   }

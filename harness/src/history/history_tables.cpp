@@ -1,6 +1,7 @@
 // history_tables.cpp: the history's queries turned into tables.
 #include "history/history_tables.hpp"
 
+#include "measure/cell_result.hpp"
 #include "render/figure_text.hpp"
 #include "results/machine_facts.hpp"
 
@@ -98,7 +99,7 @@ std::vector<TextTable> trend_tables(const std::vector<CellPoint>& points) {
                    ms(p->median_ms), ms(p->q1_ms),
                    ms(p->q3_ms),     versus,
                    p->status,        p->source_file};
-      row.alert = p->status != "ok";
+      row.alert = p->status != status::ok;
       table.rows.push_back(row);
     }
     table.notes.push_back("q1 and q3: the quartiles of the run's repetition times");
@@ -173,7 +174,7 @@ ChangeReport changes_table(const std::vector<CellPoint>& points, const ChangeSet
   for (const auto& series : series_of(points)) {
     std::vector<const CellPoint*> timed;
     for (const CellPoint* p : series) {
-      if (p->status == "ok" && p->median_ms) timed.push_back(p);
+      if (p->status == status::ok && p->median_ms) timed.push_back(p);
     }
     std::vector<double> values;
     for (const CellPoint* p : timed) values.push_back(*p->median_ms);

@@ -86,7 +86,9 @@ std::string accept_table(const pb_plugin* table, PluginRecord& record) {
   record.description = plugin_string(table->description);
   record.abi_major = table->abi_major;
   record.abi_minor = table->abi_minor;
-  record.memory_space = table->memory_space;
+  // Any value but PB_MEMORY_DEVICE is host memory, as the files and tables have always named it.
+  record.memory_space =
+      table->memory_space == PB_MEMORY_DEVICE ? MemorySpace::device : MemorySpace::host;
   for (std::uint32_t i = 0; i < table->build_info_count && table->build_info; ++i) {
     const pb_build_entry& entry = table->build_info[i];
     record.build_info.emplace_back(plugin_string(entry.key), plugin_string(entry.value));
@@ -184,10 +186,6 @@ const char* to_string(PluginState state) {
       return "broken";
   }
   return "?";
-}
-
-const char* memory_space_name(pb_memory_space space) {
-  return space == PB_MEMORY_DEVICE ? "device" : "host";
 }
 
 const KernelRecord* PluginRecord::find_kernel(const std::string& workload,

@@ -2,6 +2,8 @@
 // ABI and probes them. A file that fails any step is kept as a record with the exact reason.
 #pragma once
 
+#include "base/memory_space.hpp"
+
 #include <plugbench/plugin_api.h>
 
 #include <cstdint>
@@ -18,8 +20,6 @@ enum class PluginState {
 };
 
 const char* to_string(PluginState state);
-// "host" or "device", as tables and results files name a memory space.
-const char* memory_space_name(pb_memory_space space);
 
 // One kernel as the harness sees it (copied out of the plugin's table).
 struct KernelRecord {
@@ -42,7 +42,7 @@ struct PluginRecord {
   std::uint16_t abi_major = 0;
   std::uint16_t abi_minor = 0;
   std::vector<std::pair<std::string, std::string>> build_info;
-  pb_memory_space memory_space = PB_MEMORY_HOST;
+  MemorySpace memory_space = MemorySpace::host;
   const pb_plugin* table = nullptr;  // valid for the whole process once loaded
   std::vector<KernelRecord> kernels;
 

@@ -183,7 +183,7 @@ HostReference::HostReference(const std::vector<MemoryPattern>& patterns)
   for (MemoryPattern pattern : {MemoryPattern::copy, MemoryPattern::read}) {
     if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end()) continue;
     PeakBandwidth peak;
-    peak.memory_space = "host";
+    peak.memory_space = MemorySpace::host;
     peak.pattern = to_string(pattern);
     peak.bytes = size;
     set_fastest_loop(peak, loops_of(pattern, size), threads, scale);
@@ -224,7 +224,7 @@ std::vector<PeakBandwidth> calibrate_host_peaks(const std::vector<MemoryPattern>
 std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) {
   const CalibrationScale scale = calibration_scale();
   PeakBandwidth copy;
-  copy.memory_space = "device";
+  copy.memory_space = MemorySpace::device;
   copy.pattern = to_string(MemoryPattern::copy);
   copy.measured_by = "plugin " + session.plugin().name + ": copy_within, fastest of " +
                      std::to_string(scale.repetitions) + scale.note;
@@ -280,8 +280,8 @@ std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session) 
   return peaks;
 }
 
-const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks,
-                              const std::string& memory_space, MemoryPattern pattern) {
+const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks, MemorySpace memory_space,
+                              MemoryPattern pattern) {
   const PeakBandwidth* copy = nullptr;
   for (const PeakBandwidth& peak : peaks) {
     if (peak.memory_space != memory_space || peak.gbps <= 0) continue;

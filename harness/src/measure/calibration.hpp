@@ -3,11 +3,13 @@
 // time) for workloads that write as much as they read, a large read for read-only workloads.
 #pragma once
 
+#include "base/memory_space.hpp"
 #include "load/plugin_session.hpp"
 #include "workload.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,12 +24,12 @@ struct PeakMethod {
 };
 
 struct PeakBandwidth {
-  std::string memory_space;  // "host" or "device"
-  std::string pattern;       // "copy" or "read" (to_string(MemoryPattern))
-  std::string measured_by;   // "harness (OpenMP copy)" or the plugin that copied
-  std::string device;        // the device's name, for device memory
-  std::uint64_t bytes = 0;   // size of the copied buffer
-  double gbps = 0;           // bytes moved (read + written for a copy) / best_ms
+  std::optional<MemorySpace> memory_space;  // none: a file's text kMemorySpaceNames lacks
+  std::string pattern;                      // "copy" or "read" (to_string(MemoryPattern))
+  std::string measured_by;                  // "harness (OpenMP copy)" or the plugin that copied
+  std::string device;                       // the device's name, for device memory
+  std::uint64_t bytes = 0;                  // size of the copied buffer
+  double gbps = 0;                          // bytes moved (read + written for a copy) / best_ms
   double median_ms = 0;
   double best_ms = 0;  // the fastest repetition, which gbps is computed from
   // Where the harness tried several loops (host memory): each one's rate; the peak is the fastest.
@@ -78,7 +80,7 @@ std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session);
 
 // The peak a workload of `pattern` is held against: the read rate for a read-only workload where
 // one was measured, else the copy rate; nullptr when the memory space has none.
-const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks,
-                              const std::string& memory_space, MemoryPattern pattern);
+const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks, MemorySpace memory_space,
+                              MemoryPattern pattern);
 
 }  // namespace plugbench

@@ -12,7 +12,7 @@ CellResult named_cell(const PluginRecord& plugin, const std::string& workload,
   cell.variant = variant;
   cell.distribution = distribution;
   cell.shape = shape;
-  cell.memory_space = memory_space_name(plugin.memory_space);
+  cell.memory_space = plugin.memory_space;
   if (const KernelRecord* kernel = plugin.find_kernel(workload, variant)) {
     cell.flags = kernel->flags;
   }

@@ -338,7 +338,7 @@ void OpenCell::State::open() {
 
 std::optional<MemoryPattern> OpenCell::host_pattern() const {
   const CellResult& cell = state_->cell;
-  if (cell.memory_space != "host" || !cell.traffic || !cell.traffic->work_unit.empty()) {
+  if (cell.memory_space != MemorySpace::host || !cell.traffic || !cell.traffic->work_unit.empty()) {
     return std::nullopt;
   }
   return cell.traffic->pattern;
@@ -458,7 +458,7 @@ void OpenCell::State::finish() {
       }
     }
 
-    if (session.plugin().memory_space == PB_MEMORY_DEVICE) {
+    if (session.plugin().memory_space == MemorySpace::device) {
       std::vector<pb_host_memory> kinds;
       if (settings.host_memory != HostMemoryMode::pinned) kinds.push_back(PB_HOST_PAGEABLE);
       if (settings.host_memory != HostMemoryMode::pageable) kinds.push_back(PB_HOST_PINNED);

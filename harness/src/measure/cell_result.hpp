@@ -3,6 +3,7 @@
 
 #include "base/captured_output.hpp"
 #include "base/enum_names.hpp"
+#include "base/memory_space.hpp"
 #include "load/execution_context.hpp"
 #include "measure/gpu_telemetry.hpp"
 #include "measure/machine_load.hpp"
@@ -153,7 +154,7 @@ struct CellResult {
   std::string status = status::ok;
   std::string message;
   std::uint32_t flags = 0;
-  std::string memory_space;  // "host" or "device"
+  std::optional<MemorySpace> memory_space;  // none: a file's text that kMemorySpaceNames lacks
   std::uint64_t workspace_bytes = 0;
 
   std::optional<TimeStats> kernel;

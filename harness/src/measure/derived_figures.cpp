@@ -11,20 +11,20 @@
 namespace plugbench {
 namespace {
 
-std::string suspect_reason(double gbps, const PeakBandwidth& peak, const std::string& space) {
+std::string suspect_reason(double gbps, const PeakBandwidth& peak, MemorySpace space) {
   char text[320];
   std::snprintf(text, sizeof text,
                 "%.4g GB/s is %.1fx the measured peak of %.4g GB/s (%s) of %s memory: with the "
                 "caches flushed before every sample no kernel moves its traffic that fast; it may "
                 "skip work on the timed calls",
-                gbps, gbps / peak.gbps, peak.gbps, peak.pattern.c_str(), space.c_str());
+                gbps, gbps / peak.gbps, peak.gbps, peak.pattern.c_str(), to_string(space));
   return text;
 }
 
 // Against the reference loop's passes in the same rounds: the peak measured beside each sample,
 // whatever the machine's load did between the calibration and the cell.
 std::string suspect_against_rounds(double gbps, const PairedFigure& paired,
-                                   const SampleRounds& rounds, const std::string& space) {
+                                   const SampleRounds& rounds, std::optional<MemorySpace> space) {
   // A round without a pass holds NaN: the median is of the passes there were.
   std::vector<double> passes;
   for (double ms : rounds.reference_ms) {
@@ -42,8 +42,9 @@ std::string suspect_against_rounds(double gbps, const PairedFigure& paired,
                 "memory in the same rounds (its %s loop %s%s): with the caches flushed before "
                 "every sample no kernel moves its traffic that fast; it may skip work on the "
                 "timed calls",
-                gbps, paired.median / 100, paired.low / 100, 100 * paired.confidence, space.c_str(),
-                rounds.reference_pattern.c_str(), rounds.reference_loop.c_str(), rate);
+                gbps, paired.median / 100, paired.low / 100, 100 * paired.confidence,
+                to_string(space), rounds.reference_pattern.c_str(), rounds.reference_loop.c_str(),
+                rate);
   return text;
 }
 
@@ -66,9 +67,10 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
     const Traffic& traffic = *cell.traffic;
     if (traffic.work_unit.empty()) {
       cell.gbps = traffic.bytes() / seconds / 1e9;
-      if (auto peaks = peaks_by_plugin.find(cell.plugin); peaks != peaks_by_plugin.end()) {
+      if (auto peaks = peaks_by_plugin.find(cell.plugin);
+          cell.memory_space && peaks != peaks_by_plugin.end()) {
         if (const PeakBandwidth* peak =
-                peak_for(peaks->second, cell.memory_space, traffic.pattern)) {
+                peak_for(peaks->second, *cell.memory_space, traffic.pattern)) {
           cell.percent_of_peak = 100 * *cell.gbps / peak->gbps;
           cell.peak_pattern = peak->pattern;
           calibrated_peak = peak;
@@ -99,7 +101,7 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                                                 *cell.rounds, cell.memory_space);
         }
       } else if (calibrated_peak && *cell.gbps > kSuspectPeakFactor * calibrated_peak->gbps) {
-        cell.suspect = suspect_reason(*cell.gbps, *calibrated_peak, cell.memory_space);
+        cell.suspect = suspect_reason(*cell.gbps, *calibrated_peak, *cell.memory_space);
       }
     }
     // A wrong answer's time was measured, but a speedup would rank it.

@@ -21,7 +21,7 @@ KernelTimer::KernelTimer(const PluginSession& session, const KernelRecord& kerne
   record_.default_clock_mhz = default_clock_khz(session) / 1e3;
   // Recorded only where it is applied: samples with a measured clock of a known default.
   record_.throttle_threshold = record_.default_clock_mhz > 0 ? throttle_threshold : 0;
-  if (session.plugin().memory_space != PB_MEMORY_DEVICE) {
+  if (session.plugin().memory_space != MemorySpace::device) {
     record_.start = SampleStart::host_plugin;
   } else if (!session.has_sample_timer()) {
     record_.start = SampleStart::no_sample_timer;

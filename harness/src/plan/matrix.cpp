@@ -3,6 +3,7 @@
 
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
+#include "measure/cell_result.hpp"
 #include "plan/sizes.hpp"
 
 #include <algorithm>
@@ -298,7 +299,7 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
         PlannedProblem problem{{workload, distribution, shape, text}, {}};
         for (const PluginRecord* plugin : matrix.plugins) {
           if (plugin->state != PluginState::available) {
-            problem.cells.push_back({plugin, nullptr, "unavailable", plugin->reason});
+            problem.cells.push_back({plugin, nullptr, status::unavailable, plugin->reason});
             continue;
           }
           bool has_workload = false;
@@ -312,7 +313,7 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
           }
           if (!has_workload && plugins_named) {
             problem.cells.push_back(
-                {plugin, nullptr, "unsupported",
+                {plugin, nullptr, status::unsupported,
                  plugin->name + " has no kernel for " + workload->kernel_workload()});
           }
         }

@@ -23,7 +23,7 @@ std::string device_field(const std::vector<DeviceFacts>& devices, std::string De
 
 // "copy 39.1 GB/s, read 41.7 GB/s" (the first of each pattern: every device plugin calibrates its
 // own); a file from before peaks had patterns gives the copy rate alone.
-std::string peak_text(const std::vector<PeakBandwidth>& peaks, const std::string& memory_space) {
+std::string peak_text(const std::vector<PeakBandwidth>& peaks, MemorySpace memory_space) {
   std::vector<std::string> seen, parts;
   for (const PeakBandwidth& peak : peaks) {
     if (peak.memory_space != memory_space) continue;
@@ -40,7 +40,8 @@ std::string peak_text(const std::vector<PeakBandwidth>& peaks, const std::string
 std::string host_plugin_cpus(const std::vector<PluginFacts>& plugins) {
   std::vector<std::string> parts;
   for (const PluginFacts& plugin : plugins) {
-    if (plugin.memory_space != "host" || !plugin.cpus || !plugin.openmp_threads) continue;
+    if (plugin.memory_space != MemorySpace::host || !plugin.cpus || !plugin.openmp_threads)
+      continue;
     parts.push_back(plugin.name + " " + std::to_string(*plugin.cpus) + " CPUs " +
                     std::to_string(*plugin.openmp_threads) + " threads");
   }
@@ -75,8 +76,8 @@ Facts machine_facts(const RunContext& run) {
           {"run at", run.time},
           {"cache", run.settings.cache},
           {"repetitions", run.settings.repetitions},
-          {"host peak", peak_text(run.peaks, "host")},
-          {"device peak", peak_text(run.peaks, "device")}};
+          {"host peak", peak_text(run.peaks, MemorySpace::host)},
+          {"device peak", peak_text(run.peaks, MemorySpace::device)}};
 }
 
 }  // namespace plugbench

@@ -150,7 +150,7 @@ nlohmann::json to_json(const CellResult& cell) {
   j["status"] = cell.status;
   j["message"] = cell.message;
   j["flags"] = flag_names(cell.flags);
-  j["memory_space"] = cell.memory_space;
+  j["memory_space"] = to_string(cell.memory_space);
   j["workspace_bytes"] = cell.workspace_bytes;
   nlohmann::json time = nlohmann::json::object();
   time["kernel"] = cell.kernel ? to_json(*cell.kernel) : nlohmann::json(nullptr);
@@ -262,7 +262,7 @@ nlohmann::json to_json(const PluginRecord& plugin) {
   j["description"] = plugin.description;
   j["abi"] =
       plugin.table ? std::to_string(plugin.abi_major) + "." + std::to_string(plugin.abi_minor) : "";
-  j["memory_space"] = memory_space_name(plugin.memory_space);
+  j["memory_space"] = to_string(plugin.memory_space);
   j["build_info"] = nlohmann::json::object();
   for (const auto& [key, value] : plugin.build_info) j["build_info"][key] = value;
   j["kernels"] = nlohmann::json::array();
@@ -277,7 +277,7 @@ nlohmann::json to_json(const PluginRecord& plugin) {
 }
 
 nlohmann::json to_json(const PeakBandwidth& peak) {
-  nlohmann::json j = {{"memory_space", peak.memory_space},
+  nlohmann::json j = {{"memory_space", to_string(peak.memory_space)},
                       {"pattern", peak.pattern},
                       {"measured_by", peak.measured_by},
                       {"device", peak.device},
@@ -339,7 +339,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.status = j.at("status").get<std::string>();
   cell.message = j.at("message").get<std::string>();
   cell.flags = flags_from_names(j.at("flags"));
-  cell.memory_space = j.at("memory_space").get<std::string>();
+  cell.memory_space = value_named(kMemorySpaceNames, j.at("memory_space").get<std::string>());
   cell.workspace_bytes = json_integer<std::uint64_t>(j.at("workspace_bytes"));
   const nlohmann::json time = j.at("time");
   if (!time.at("kernel").is_null()) cell.kernel = time_stats_from_json(time["kernel"]);
@@ -472,7 +472,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
 
 PeakBandwidth peak_from_json(const nlohmann::json& j) {
   PeakBandwidth peak;
-  peak.memory_space = j.at("memory_space").get<std::string>();
+  peak.memory_space = value_named(kMemorySpaceNames, j.at("memory_space").get<std::string>());
   peak.pattern = j.value("pattern", "copy");
   peak.measured_by = j.at("measured_by").get<std::string>();
   peak.device = j.at("device").get<std::string>();

@@ -148,7 +148,7 @@ PeakBandwidth peak_read(const nlohmann::json& peak, double gbps) {
   } catch (const nlohmann::json::exception&) {
     read = PeakBandwidth{};
   }
-  read.memory_space = text_at(peak, "/memory_space");
+  read.memory_space = value_named(kMemorySpaceNames, text_at(peak, "/memory_space"));
   read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
   read.gbps = gbps;
   return read;
@@ -158,7 +158,7 @@ nlohmann::json to_json(const PluginFacts& plugin) {
   nlohmann::json j = plugin.details;
   j["name"] = plugin.name;
   j["status"] = plugin.status;
-  j["memory_space"] = plugin.memory_space;
+  j["memory_space"] = to_string(plugin.memory_space);
   if (!plugin.build_info.is_null()) j["build_info"] = plugin.build_info;
   if (plugin.peak_gbps) j["peak_gbps"] = *plugin.peak_gbps;
   if (plugin.peak_read_gbps) j["peak_read_gbps"] = *plugin.peak_read_gbps;
@@ -293,7 +293,7 @@ PluginFacts plugin_facts_from_json(const nlohmann::json& plugin) {
   PluginFacts read;
   read.name = text_at(plugin, "/name");
   read.status = text_at(plugin, "/status");
-  read.memory_space = text_at(plugin, "/memory_space");
+  read.memory_space = value_named(kMemorySpaceNames, text_at(plugin, "/memory_space"));
   read_process(object_of(plugin, "process"), read);
   read.peak_gbps = number_at(plugin, "/peak_gbps");
   read.peak_read_gbps = number_at(plugin, "/peak_read_gbps");
@@ -305,15 +305,22 @@ PluginFacts plugin_facts_from_json(const nlohmann::json& plugin) {
   return read;
 }
 
-MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
-  MpiFacts facts;
-  for (const nlohmann::json& rank : array_of(mpi, "ranks")) {
+std::vector<RankFacts> rank_facts_from_json(const nlohmann::json& ranks) {
+  std::vector<RankFacts> facts;
+  if (!ranks.is_array()) return facts;
+  for (const nlohmann::json& rank : ranks) {
     RankFacts read;
     read.rank = rank_number(rank, "/rank");
     read.host = text_at(rank, "/host");
     read.details = details_of(rank, {"rank", "host"});
-    facts.ranks.push_back(std::move(read));
+    facts.push_back(std::move(read));
   }
+  return facts;
+}
+
+MpiFacts mpi_facts_from_json(const nlohmann::json& mpi) {
+  MpiFacts facts;
+  facts.ranks = rank_facts_from_json(array_of(mpi, "ranks"));
   facts.sync = text_at(mpi, "/sync");
   facts.rank_count = count_of(mpi, "rank_count").value_or(0);
   for (const nlohmann::json& gpu : array_of(mpi, "shared_gpus")) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "base/host_facts.hpp"
+#include "base/memory_space.hpp"
 #include "measure/calibration.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,8 +33,8 @@ struct DeviceFacts {
 // A loaded plugin and, where its worker reported them, the CPUs and threads its cells could use.
 struct PluginFacts {
   std::string name;
-  std::string status;        // "available" where it loaded
-  std::string memory_space;  // "host" or "device"
+  std::string status;                       // "available" where it loaded
+  std::optional<MemorySpace> memory_space;  // none: a text kMemorySpaceNames lacks
   std::optional<std::uint64_t> cpus;
   std::optional<std::uint64_t> openmp_threads;
   std::optional<double> peak_gbps;       // the copy peak its cells were held to
@@ -127,10 +128,12 @@ RunContext run_context_from_json(const nlohmann::json& context);
 RunContext run_context_from_document(const nlohmann::json& document);
 // One part of a context, by the same rules: a device as a session reports it, a plugin as it was
 // loaded (to_json(PluginRecord)), the CPUs and threads a plugin's process reported
-// (process_cpu_description), and context.mpi as the ranks gathered it.
+// (process_cpu_description), the ranks' facts as they were gathered (an array, one per rank) and
+// context.mpi.
 DeviceFacts device_facts_from_json(const nlohmann::json& device);
 PluginFacts plugin_facts_from_json(const nlohmann::json& plugin);
 void read_process(const nlohmann::json& process, PluginFacts& plugin);
+std::vector<RankFacts> rank_facts_from_json(const nlohmann::json& ranks);
 MpiFacts mpi_facts_from_json(const nlohmann::json& mpi);
 
 }  // namespace plugbench

@@ -109,7 +109,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
   // Whether another open cell holds memory of the space `slot`'s plugin allocates in (a host
   // cell holds no device memory, so a device cell out of memory beside it would be so alone too).
   const auto open_in_its_memory = [&](const Slot& slot) {
-    const pb_memory_space space = slot.planned->plugin->memory_space;
+    const MemorySpace space = slot.planned->plugin->memory_space;
     return std::any_of(slots.begin(), slots.end(), [&](const Slot& other) {
       return other.open && other.planned->plugin->memory_space == space;
     });

@@ -87,10 +87,11 @@ std::size_t cells_to_run(const PlannedProblem& planned) {
 }
 
 // rank -> host, from the ranks' facts.
-std::map<int, std::string> hosts_of(const nlohmann::json& mpi) {
+std::map<int, std::string> hosts_of(const std::vector<RankFacts>& ranks) {
   std::map<int, std::string> hosts;
-  if (mpi.is_null()) return hosts;
-  for (const nlohmann::json& rank : mpi["ranks"]) hosts[rank["rank"].get<int>()] = rank["host"];
+  for (const RankFacts& rank : ranks) {
+    if (rank.rank) hosts[*rank.rank] = rank.host;
+  }
   return hosts;
 }
 
@@ -163,7 +164,7 @@ namespace {
 int report_and_record(RunRecord& run, const RunRequest& options,
                       const std::vector<PluginRecord>& plugins,
                       const std::map<int, std::string>& hosts) {
-  const bool several_ranks = !run.mpi.is_null();
+  const bool several_ranks = !run.ranks.empty();
   // With --format csv (or an export format), stdout holds the cells alone: the rest to stderr.
   const bool csv =
       options.output.format == OutputFormat::csv || options.output.export_format.has_value();
@@ -181,7 +182,7 @@ int report_and_record(RunRecord& run, const RunRequest& options,
        << busy_summary(run.cells);
   bool slow_ranks = false;
   if (several_ranks) {
-    describe_rank_sharing(run.mpi, options.mpi.lockstep(), run.cells, text);
+    describe_rank_sharing(run.ranks, options.mpi.lockstep(), run.cells, text);
     slow_ranks = report_slow_ranks(run.spreads, hosts, text);
     // A slow rank is a finding, not a failure: a non-zero exit makes mpirun say the job was
     // aborted after a run that succeeded. CI asks for exit 6 with --fail-on-slow-rank.
@@ -242,7 +243,7 @@ std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
       continue;
     }
     for (const PlannedCell& cell : problem.cells) {
-      if (cell.status.empty() && cell.plugin->memory_space != PB_MEMORY_DEVICE) {
+      if (cell.status.empty() && cell.plugin->memory_space != MemorySpace::device) {
         patterns.push_back(*pattern);
         break;
       }
@@ -321,8 +322,8 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
   if (!ranks.alone()) {
     stop = meetings.before_gather(stop_signal_number(), kCalibrationBound_s);
     if (!meetings.lost()) {
-      run.mpi = {{"ranks", gather_facts(ranks, rank_facts)}};
-      hosts = hosts_of(run.mpi);
+      run.ranks = rank_facts_from_json(gather_facts(ranks, rank_facts));
+      hosts = hosts_of(run.ranks);
     }
   }
   for (const PlannedProblem& planned : matrix.problems) {
@@ -387,9 +388,9 @@ int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugi
     for (const PeakBandwidth& peak : run.peaks) measured["peaks"].push_back(to_json(peak));
     nlohmann::json all = gather_facts(ranks, measured);
     if (root) {
-      for (std::size_t r = 0; r < all.size(); ++r) {
-        run.mpi["ranks"][r]["devices"] = all[r]["devices"];
-        run.mpi["ranks"][r]["peaks"] = all[r]["peaks"];
+      for (std::size_t r = 0; r < all.size() && r < run.ranks.size(); ++r) {
+        run.ranks[r].details["devices"] = all[r]["devices"];
+        run.ranks[r].details["peaks"] = all[r]["peaks"];
       }
     }
   }

@@ -39,12 +39,12 @@ SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
 PluginFacts plugin_facts(const PluginRecord& plugin, const RunRecord& run) {
   PluginFacts facts = plugin_facts_from_json(to_json(plugin));
   if (auto it = run.peaks_by_plugin.find(plugin.name); it != run.peaks_by_plugin.end()) {
-    const std::string space = memory_space_name(plugin.memory_space);
-    if (const PeakBandwidth* copy = peak_for(it->second, space, MemoryPattern::copy)) {
+    if (const PeakBandwidth* copy =
+            peak_for(it->second, plugin.memory_space, MemoryPattern::copy)) {
       facts.peak_gbps = copy->gbps;
     }
     // peak_for falls back to the copy rate: the entry names only a read that was measured.
-    const PeakBandwidth* read = peak_for(it->second, space, MemoryPattern::read);
+    const PeakBandwidth* read = peak_for(it->second, plugin.memory_space, MemoryPattern::read);
     if (read != nullptr && read->pattern == to_string(MemoryPattern::read)) {
       facts.peak_read_gbps = read->gbps;
     }
@@ -75,11 +75,12 @@ RunContext run_context_of(const RunRecord& run, const RunRequest& options,
         QuietFacts{run.quiet.waits, run.quiet.waited_ms / 1000, run.quiet.over_limit,
                    kQuietLimit_ms, !run.quiet.unavailable};
   }
-  if (!run.mpi.is_null()) {
-    MpiFacts mpi = mpi_facts_from_json(run.mpi);
+  if (!run.ranks.empty()) {
+    MpiFacts mpi;
+    mpi.ranks = run.ranks;
     mpi.sync = to_string(options.mpi.sync);
     mpi.rank_count = mpi.ranks.size();
-    mpi.shared_gpus = shared_gpus(run.mpi);
+    mpi.shared_gpus = shared_gpus(run.ranks);
     context.mpi = std::move(mpi);
   }
   return context;
@@ -92,12 +93,12 @@ nlohmann::json results_document(const RunContext& context, const RunRecord& run,
   document["results"] = nlohmann::json::array();
   for (const CellResult& cell : run.cells) document["results"].push_back(to_json(cell));
   document["crossover"] = crossover_json(crossovers);
-  if (!run.mpi.is_null()) {
+  if (!run.ranks.empty()) {
     document["aggregates"] = nlohmann::json::array();
     for (const RankSpread& spread : run.spreads) {
       nlohmann::json aggregate = to_json(spread);
       for (nlohmann::json& slow : aggregate["slow_ranks"]) {
-        slow.update(rank_identity(run.mpi, slow["rank"].get<int>()));
+        slow.update(rank_identity(run.ranks, slow["rank"].get<int>()));
       }
       document["aggregates"].push_back(aggregate);
     }

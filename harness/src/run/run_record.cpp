@@ -11,7 +11,7 @@ void RunRecord::add_host_peaks(const std::vector<PeakBandwidth>& host_peaks,
                                const std::vector<const PluginRecord*>& plugins) {
   peaks.insert(peaks.end(), host_peaks.begin(), host_peaks.end());
   for (const PluginRecord* plugin : plugins) {
-    if (plugin->state == PluginState::available && plugin->memory_space == PB_MEMORY_HOST) {
+    if (plugin->state == PluginState::available && plugin->memory_space == MemorySpace::host) {
       peaks_by_plugin[plugin->name] = host_peaks;
     }
   }

@@ -29,8 +29,9 @@ struct RunRecord {
   std::vector<CellResult> cells;  // in a run of several ranks: every rank's, with its rank
   int stopped_by_signal = 0;      // 0: the run reached its end
   std::size_t planned_cells = 0;  // every rank's: the summary of a cut run says "N of M cells"
-  // A run of several ranks: context.mpi (null for a run of one rank) and each cell's spread.
-  nlohmann::json mpi;
+  // A run of several ranks: each rank's facts as gathered (context.mpi.ranks; empty for a run of
+  // one rank, or where a rank was lost before the gather) and each cell's spread.
+  std::vector<RankFacts> ranks;
   std::vector<RankSpread> spreads;
   bool ranks_lost = false;       // a rank stopped answering: the file holds what the root had
   std::uint64_t order_seed = 0;  // of the interleaved rounds' random order
