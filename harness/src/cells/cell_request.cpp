@@ -8,32 +8,17 @@
 namespace plugbench {
 namespace {
 
-nlohmann::json to_json(const RunSettings& settings) {
-  return {{"cache", to_string(settings.cache)},
-          {"host_memory", to_string(settings.host_memory)},
-          {"repetitions",
-           settings.repetitions ? nlohmann::json(*settings.repetitions) : nlohmann::json(nullptr)},
-          {"min_time", settings.min_time},
-          {"warmup", settings.warmup},
-          {"cell_budget", settings.cell_budget},
-          {"throttle_threshold", settings.throttle_threshold}};
-}
-
+// Every field of kRunSettingFields: a missing key throws nlohmann::json::exception, a value that is
+// none of its field's std::invalid_argument.
 RunSettings run_settings_from_json(const nlohmann::json& j) {
   RunSettings settings;
-  const std::string cache = j.at("cache").get<std::string>();
-  const std::string host_memory = j.at("host_memory").get<std::string>();
-  if (!value_named(kCacheModeNames, cache) || !value_named(kHostMemoryModeNames, host_memory)) {
-    throw std::invalid_argument(
-        "a cell request names an unknown cache or host-memory mode: " + cache + ", " + host_memory);
+  for (const SettingField& field : kRunSettingFields) {
+    const nlohmann::json& value = j.at(field.key);
+    if (!field.read(value, settings)) {
+      throw std::invalid_argument("a cell request's " + std::string(field.key) +
+                                  " is none of its values: " + value.dump());
+    }
   }
-  settings.cache = *value_named(kCacheModeNames, cache);
-  settings.host_memory = *value_named(kHostMemoryModeNames, host_memory);
-  if (!j.at("repetitions").is_null()) settings.repetitions = j["repetitions"].get<int>();
-  settings.min_time = j.at("min_time").get<double>();
-  settings.warmup = j.at("warmup").get<int>();
-  settings.cell_budget = j.at("cell_budget").get<double>();
-  settings.throttle_threshold = j.at("throttle_threshold").get<double>();
   return settings;
 }
 

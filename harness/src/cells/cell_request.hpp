@@ -22,7 +22,7 @@ struct CellRequest {
 };
 
 // The worker channel's form. cell_request_from_json throws nlohmann::json::exception for a
-// missing or mistyped field, std::invalid_argument for an unknown mode.
+// missing or mistyped field, std::invalid_argument for a setting that is none of its values.
 nlohmann::json to_json(const CellRequest& request);
 CellRequest cell_request_from_json(const nlohmann::json& j);
 

@@ -74,8 +74,8 @@ Facts machine_facts(const RunContext& run) {
           {"harness", run.build.harness_version},
           {"git commit", run.build.git_commit},
           {"run at", run.time},
-          {"cache", run.settings.cache},
-          {"repetitions", run.settings.repetitions},
+          {"cache", setting_text(run.settings, "cache")},
+          {"repetitions", setting_text(run.settings, "repetitions")},
           {"host peak", peak_text(run.peaks, MemorySpace::host)},
           {"device peak", peak_text(run.peaks, MemorySpace::device)}};
 }

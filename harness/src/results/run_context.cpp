@@ -5,7 +5,6 @@
 #include "results/results_reader.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <climits>
 #include <cmath>
 #include <initializer_list>
@@ -89,21 +88,29 @@ BuildFacts build_from_json(const nlohmann::json& j) {
           text_at(j, "/git_commit_at_build"), text_at(j, "/compiler"), text_at(j, "/assertions")};
 }
 
+// A row's value as a file has it, by the row's form (a missing or mistyped one is "" or 0).
+nlohmann::json setting_as_read(const nlohmann::json& j, const SettingField& field) {
+  switch (field.form) {
+    case SettingForm::number:
+      return number_or_zero(j, field.key);
+    case SettingForm::whole:
+      return whole_or_zero(j, field.key);
+    case SettingForm::count_or_text:
+      if (const auto count = count_of(j, field.key)) return *count;
+      break;
+    case SettingForm::name:
+      break;
+  }
+  return text_at(j, std::string("/") + field.key);
+}
+
 SettingsFacts settings_from_json(const nlohmann::json& j) {
   SettingsFacts settings;
-  settings.cache = text_at(j, "/cache");
+  for (const SettingField& field : kRunSettingFields) {
+    settings.measure[field.key] = setting_as_read(j, field);
+  }
   settings.order = text_at(j, "/order");
   settings.order_seed = count_of(j, "order_seed");
-  settings.host_memory = text_at(j, "/host_memory");
-  if (const auto count = count_of(j, "repetitions")) {
-    settings.repetitions = std::to_string(*count);
-  } else {
-    settings.repetitions = text_at(j, "/repetitions");  // "automatic"
-  }
-  settings.min_time_s = number_or_zero(j, "min_time_s");
-  settings.warmup = whole_or_zero(j, "warmup");
-  settings.cell_budget_s = number_or_zero(j, "cell_budget_s");
-  settings.throttle_threshold = number_or_zero(j, "throttle_threshold");
   settings.baseline = text_at(j, "/baseline");
   settings.device = whole_or_zero(j, "device");
   settings.isolation = text_at(j, "/isolation");
@@ -115,21 +122,9 @@ SettingsFacts settings_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json to_json(const SettingsFacts& settings) {
-  const std::string& repetitions = settings.repetitions;
-  const bool counted = !repetitions.empty() && repetitions.size() < 16 &&
-                       std::all_of(repetitions.begin(), repetitions.end(),
-                                   [](unsigned char c) { return std::isdigit(c) != 0; });
   nlohmann::json j = {
-      {"cache", settings.cache},
       {"order", settings.order},
       {"order_seed", settings.order_seed ? nlohmann::json(*settings.order_seed) : nlohmann::json()},
-      {"host_memory", settings.host_memory},
-      {"repetitions",
-       counted ? nlohmann::json(std::stoull(repetitions)) : nlohmann::json(repetitions)},
-      {"min_time_s", settings.min_time_s},
-      {"warmup", settings.warmup},
-      {"cell_budget_s", settings.cell_budget_s},
-      {"throttle_threshold", settings.throttle_threshold},
       {"baseline", settings.baseline},
       {"device", settings.device},
       {"isolation", settings.isolation},
@@ -137,6 +132,7 @@ nlohmann::json to_json(const SettingsFacts& settings) {
       {"max_restarts", settings.max_restarts},
       {"mpi_sync", settings.mpi_sync}};
   if (settings.outlier_threshold) j["outlier_threshold"] = *settings.outlier_threshold;
+  j.update(settings.measure);
   return j;
 }
 
@@ -217,6 +213,13 @@ std::optional<int> rank_number(const nlohmann::json& value, const std::string& p
 }
 
 }  // namespace
+
+std::string setting_text(const SettingsFacts& settings, const char* key) {
+  const auto found = settings.measure.find(key);
+  if (found == settings.measure.end()) return "";
+  if (found->is_string()) return found->get<std::string>();
+  return found->dump();
+}
 
 nlohmann::json to_json(const HostFacts& host) {
   nlohmann::json j = {{"name", host.name},

@@ -8,6 +8,7 @@
 #include "base/host_facts.hpp"
 #include "base/memory_space.hpp"
 #include "measure/calibration.hpp"
+#include "measure/run_settings.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -47,16 +48,13 @@ struct PluginFacts {
 
 // The settings of a run, as its stages' settings name them (a number missing from a file is 0).
 struct SettingsFacts {
-  std::string cache;                        // "cold" or "warm"
+  // JSON: how cells were measured, one key per row of kRunSettingFields (a RunSettings written by
+  // its table, or a file's keys read leniently by each row's form), so that a new setting of the
+  // workers needs no field here; setting_text reads one.
+  nlohmann::json measure = nlohmann::json::object();
   std::string order;                        // "interleaved" or "sequential"
   std::optional<std::uint64_t> order_seed;  // of the interleaved rounds' random order
-  std::string host_memory;                  // "pageable", "pinned" or "both"
-  std::string repetitions;                  // "automatic" or a count (written as a number)
-  double min_time_s = 0;
-  std::int64_t warmup = 0;
-  double cell_budget_s = 0;
-  double throttle_threshold = 0;
-  std::string baseline;  // the plugin speedups are relative to
+  std::string baseline;                     // the plugin speedups are relative to
   std::int64_t device = 0;
   std::string isolation;  // "process" or "none"
   double timeout_s = 0;
@@ -112,6 +110,10 @@ struct RunContext {
   std::optional<QuietFacts> own_threads_quiet;  // an interleaved run's
   std::optional<MpiFacts> mpi;                  // nullopt: a run of one process
 };
+
+// The measurement setting `key` as the tables show it: its name or count ("cold", "automatic",
+// "10"), "" where the file had none.
+std::string setting_text(const SettingsFacts& settings, const char* key);
 
 nlohmann::json to_json(const HostFacts& host);
 nlohmann::json to_json(const BuildFacts& build);

@@ -15,16 +15,9 @@ namespace {
 
 SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
   SettingsFacts settings;
-  settings.cache = to_string(options.measure.cache);
+  settings.measure = to_json(options.measure);
   settings.order = to_string(options.order);
   if (options.order == MeasurementOrder::interleaved) settings.order_seed = run.order_seed;
-  settings.host_memory = to_string(options.measure.host_memory);
-  settings.repetitions =
-      options.measure.repetitions ? std::to_string(*options.measure.repetitions) : "automatic";
-  settings.min_time_s = options.measure.min_time;
-  settings.warmup = options.measure.warmup;
-  settings.cell_budget_s = options.measure.cell_budget;
-  settings.throttle_threshold = options.measure.throttle_threshold;
   settings.baseline = options.plan.baseline;
   settings.device = options.isolation.device;
   settings.isolation = to_string(options.isolation.mode);
