@@ -1,8 +1,8 @@
 // test_history.cpp: the results history (harness history): a run added once and refused again,
 // list and trend, a 10 % step found at its run in 30 nightly runs and nothing else, two processes
 // adding at once, an insert that fails or is killed leaving nothing, a newer schema and a corrupt
-// file refused with a message, --history on a run, and the trend charts harness report draws from a
-// history (--history DB --trend FILTER).
+// file refused with a message, --history on a run, the trend charts harness report draws from a
+// history (--history DB --trend FILTER), and its comparison judged over the history's runs.
 #include "history/cell_filter.hpp"
 #include "history/change_points.hpp"
 #include "history/history_database.hpp"
@@ -548,6 +548,52 @@ TEST(HistoryReport, AnUnusableHistoryIsExitFourAndAFilterMatchingNothingExitTwo)
   CommandResult help = run_harness({"report", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "--trend")) << help.out;
+}
+
+// With two files, --history judges the page's comparison as harness compare --history does: each
+// cell against how much its earlier runs on the machine differ. A first cell 1.2x slower in the new
+// run is slower over its samples alone, and too noisy over runs that wandered by a fifth.
+TEST(HistoryReport, WithASecondFileTheComparisonIsJudgedOverTheEarlierRuns) {
+  TempFolder folder;
+  const std::string database = folder.file("history.sqlite");
+  const std::vector<double> wandering = {1.0, 1.25, 0.8, 1.1};
+  for (std::size_t night = 0; night < wandering.size(); ++night) {
+    const std::string file = folder.file("night" + std::to_string(night) + ".json");
+    write(night_run(static_cast<int>(night), wandering[night]), file);
+    ASSERT_EQ(run_harness({"history", "add", "--history", database, file}).exit_code, 0);
+  }
+  const std::string base = folder.file("base.json"), slowed = folder.file("slowed.json");
+  write(night_run(10, 1.0), base);
+  write(night_run(11, 1.2), slowed);
+
+  ASSERT_EQ(run_harness({"report", base, slowed, "--out", folder.file("alone")}).exit_code, 0);
+  const std::string alone = plugbench::testing::read_text(folder.file("alone/index.html"));
+  EXPECT_TRUE(contains(alone, "<td class=\"text\">slower</td>")) << alone;
+
+  CommandResult over =
+      run_harness({"report", base, slowed, "--out", folder.file("over"), "--history", database});
+  ASSERT_EQ(over.exit_code, 0) << over.err;
+  const std::string page = plugbench::testing::read_text(folder.file("over/index.html"));
+  EXPECT_TRUE(contains(page, "4 earlier runs of this machine in " + database)) << page;
+  EXPECT_TRUE(contains(page, "(t over the history")) << page;
+  EXPECT_FALSE(contains(page, "<td class=\"text\">slower</td>")) << page;
+  EXPECT_FALSE(contains(page, ">history</h2>")) << "no --trend, no history section";
+  // The verdicts are compare's: its summary line with the same history is on the page.
+  CommandResult compare = run_harness({"compare", base, slowed, "--history", database});
+  const std::size_t line = compare.out.find(" cells compared: ");
+  ASSERT_NE(line, std::string::npos) << compare.out;
+  const std::size_t start = compare.out.rfind('\n', line) + 1;
+  EXPECT_TRUE(contains(page, compare.out.substr(start, compare.out.find('\n', line) - start)))
+      << compare.out << page;
+
+  // A history that is not there: exit 4, nothing made, no page.
+  const std::string typo = folder.file("typo.sqlite");
+  CommandResult absent =
+      run_harness({"report", base, slowed, "--out", folder.file("absent"), "--history", typo});
+  EXPECT_EQ(absent.exit_code, 4);
+  EXPECT_TRUE(contains(absent.err, "no history there")) << absent.err;
+  EXPECT_FALSE(std::ifstream(typo).good()) << "a report never makes one";
+  EXPECT_FALSE(std::ifstream(folder.file("absent/index.html")).good());
 }
 
 TEST(HistoryRun, HistoryOnARunAddsTheFinishedFile) {

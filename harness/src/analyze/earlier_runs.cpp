@@ -6,8 +6,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
+#include <system_error>
 
 namespace plugbench {
 namespace {
@@ -91,6 +94,34 @@ HistorySpread earlier_runs(HistoryDatabase& history, const ResultsFile& base,
   spread.base = earlier_of(history, base, base_cells, compared, counts.base);
   spread.current = earlier_of(history, current, current_cells, compared, counts.current);
   spread.one_machine = machine_label_of(base.context) == machine_label_of(current.context);
+  return spread;
+}
+
+std::string history_path_problem(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_regular_file(path, error)) return "";
+  return std::filesystem::exists(path, error)
+             ? ": not a file (give the history database's path)"
+             : ": no history there (harness history add FILE... makes one)";
+}
+
+bool holds_several_ranks(const ResultsFile& file) {
+  return file.context.mpi &&
+         (file.context.mpi->rank_count > 1 || file.context.mpi->ranks.size() > 1);
+}
+
+std::shared_ptr<const HistorySpread> described_spread(
+    HistoryDatabase& history, const std::string& path, const ResultsFile& base,
+    const std::vector<CellResult>& base_cells, const ResultsFile& current,
+    const std::vector<CellResult>& current_cells) {
+  EarlierRunCounts counts;
+  auto spread = std::make_shared<HistorySpread>(
+      earlier_runs(history, base, base_cells, current, current_cells, counts));
+  spread->described = spread->one_machine
+                          ? std::to_string(counts.base) + " earlier runs of this machine in " + path
+                          : std::to_string(counts.base) +
+                                " earlier runs of the base's machine and " +
+                                std::to_string(counts.current) + " of the new's in " + path;
   return spread;
 }
 

@@ -7,6 +7,7 @@
 #include "results/results_reader.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,22 @@ struct EarlierRunCounts {
 HistorySpread earlier_runs(HistoryDatabase& history, const ResultsFile& base,
                            const std::vector<CellResult>& base_cells, const ResultsFile& current,
                            const std::vector<CellResult>& current_cells, EarlierRunCounts& counts);
+
+// Why `path` cannot be a history to judge over, as the end of a message ("--history PATH" + it), or
+// "" where it is a file (whether it is a plugbench history, opening it says).
+std::string history_path_problem(const std::string& path);
+
+// Whether a file holds several MPI ranks: the history keeps rank 0's cells, so such a file is
+// compared over its ranks' spread, never over the history.
+bool holds_several_ranks(const ResultsFile& file);
+
+// earlier_runs with the words a comparison's heading gives them ("4 earlier runs of this machine
+// in PATH"), for compare --history and report --history alike. Throws HistoryError.
+std::shared_ptr<const HistorySpread> described_spread(HistoryDatabase& history,
+                                                      const std::string& path,
+                                                      const ResultsFile& base,
+                                                      const std::vector<CellResult>& base_cells,
+                                                      const ResultsFile& current,
+                                                      const std::vector<CellResult>& current_cells);
 
 }  // namespace plugbench

@@ -1,6 +1,7 @@
 // report_page.cpp: the sections of the report and the charts of each workload.
 #include "analyze/report_page.hpp"
 
+#include "analyze/earlier_runs.hpp"
 #include "analyze/file_comparison.hpp"
 #include "analyze/file_tables.hpp"
 #include "analyze/rank_spread.hpp"
@@ -263,10 +264,17 @@ struct ComparisonHeadline {
 };
 
 ComparisonHeadline comparison_section(HtmlPage& page, const ResultsFile& base,
-                                      const ResultsFile& current, const CompareSettings& settings) {
+                                      const ResultsFile& current, CompareSettings settings,
+                                      const ComparisonHistory& history) {
+  std::vector<CellResult> base_cells = collapse_ranks(cells_of(base));
+  std::vector<CellResult> current_cells = collapse_ranks(cells_of(current));
+  if (history.database != nullptr) {
+    settings.history =
+        described_spread(*history.database, history.path, base, base_cells, current, current_cells);
+  }
   FileComparison comparison =
-      compare_files(base, collapse_ranks(cells_of(base)), current,
-                    collapse_ranks(cells_of(current)), settings, ComparisonColumns::every);
+      compare_files(base, std::move(base_cells), current, std::move(current_cells), settings,
+                    ComparisonColumns::every);
   page.heading(2, "comparison: " + current.path + " against " + base.path);
   page.paragraph(comparison.heading);
   if (!comparison.machines_differ.empty()) page.paragraph(comparison.machines_differ, "note");
@@ -298,7 +306,8 @@ void history_section(HtmlPage& page, const std::vector<HistoryTrend>& trends) {
 }  // namespace
 
 std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
-                        const std::vector<HistoryTrend>& trends, const std::string& selection) {
+                        const std::vector<HistoryTrend>& trends, const std::string& selection,
+                        const ComparisonHistory& history) {
   HtmlPage page("plugbench report");
   std::string listed;
   for (const ResultsFile& file : files) listed += (listed.empty() ? "" : ", ") + file.path;
@@ -323,7 +332,8 @@ std::string report_page(const std::vector<ResultsFile>& files, const CompareSett
                         "file " + std::to_string(i + 1) + " (" + files[i].path + "): " + line);
   }
   for (std::size_t i = 1; i < files.size(); ++i) {
-    const ComparisonHeadline headline = comparison_section(page, files[0], files[i], settings);
+    const ComparisonHeadline headline =
+        comparison_section(page, files[0], files[i], settings, history);
     if (!headline.machines_differ.empty()) {
       page.slot_paragraph(summary, headline.machines_differ, "note");
     }

@@ -22,11 +22,19 @@ struct HistoryTrend {
   std::vector<CellPoint> points;
 };
 
+// report --history with a second file: each comparison judged over its cells' earlier runs in
+// `database` (opened by the caller, read only), as compare --history judges one run a side. No
+// database: over the files' samples, as compare without --history.
+struct ComparisonHistory {
+  HistoryDatabase* database = nullptr;
+  std::string path;
+};
+
 // The page as one self-contained HTML document; with `trends`, a history section at its end (a
 // chart and the tables of each). Throws ResultsFileError for a cell that cannot be read.
 // `selection`: what -p/-w/-s/--matched-only kept, in words ("" for every cell), said at the top.
 std::string report_page(const std::vector<ResultsFile>& files, const CompareSettings& settings,
                         const std::vector<HistoryTrend>& trends = {},
-                        const std::string& selection = "");
+                        const std::string& selection = "", const ComparisonHistory& history = {});
 
 }  // namespace plugbench

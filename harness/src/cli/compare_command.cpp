@@ -21,7 +21,6 @@
 #include <boost/program_options.hpp>
 
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -225,23 +224,6 @@ void print_comparison(const FileComparison& comparison, const CompareOptions& o,
   for (const std::string& line : comparison.regressions) say(text, text_format, line, false);
 }
 
-// --history: each cell's earlier runs on the machines of the two files. Throws HistoryError.
-std::shared_ptr<const HistorySpread> spread_from(HistoryDatabase& history, const std::string& path,
-                                                 const ResultsFile& base,
-                                                 const std::vector<CellResult>& base_cells,
-                                                 const ResultsFile& current,
-                                                 const std::vector<CellResult>& current_cells) {
-  EarlierRunCounts counts;
-  auto spread = std::make_shared<HistorySpread>(
-      earlier_runs(history, base, base_cells, current, current_cells, counts));
-  spread->described = spread->one_machine
-                          ? std::to_string(counts.base) + " earlier runs of this machine in " + path
-                          : std::to_string(counts.base) +
-                                " earlier runs of the base's machine and " +
-                                std::to_string(counts.current) + " of the new's in " + path;
-  return spread;
-}
-
 // Compares one file to the base and prints it.
 FileComparison compare_pair(const ResultsFile& base, std::vector<CellResult> base_cells,
                             const ResultsFile& current, std::vector<CellResult> current_cells,
@@ -326,18 +308,13 @@ int run_compare(int argc, const char* const* argv) {
   }
   std::optional<HistoryDatabase> history;
   if (!options.history.empty()) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(options.history, error)) {
-      std::cerr << "harness compare: --history " << printable_text(options.history)
-                << (std::filesystem::exists(options.history, error)
-                        ? ": not a file (give the history database's path)\n"
-                        : ": no history there (harness history add FILE... makes one)\n");
+    if (const std::string problem = history_path_problem(options.history); !problem.empty()) {
+      std::cerr << "harness compare: --history " << printable_text(options.history) << problem
+                << "\n";
       return kCompareInputError;
     }
     for (const ResultsFile& file : files) {
-      // The history keeps rank 0's cells; a file of several ranks is compared on their spread.
-      if (file.context.mpi &&
-          (file.context.mpi->rank_count > 1 || file.context.mpi->ranks.size() > 1)) {
+      if (holds_several_ranks(file)) {
         std::cerr << "harness compare: --history is for runs of one process; " << file.path
                   << " holds several MPI ranks\n";
         return kCompareInputError;
@@ -355,8 +332,8 @@ int run_compare(int argc, const char* const* argv) {
                                 const std::vector<CellResult>& current_cells) {
     CompareOptions pair = options;
     if (history) {
-      pair.settings.history = spread_from(*history, options.history, files[0], base_cells,
-                                          files[current], current_cells);
+      pair.settings.history = described_spread(*history, options.history, files[0], base_cells,
+                                               files[current], current_cells);
     }
     return pair;
   };

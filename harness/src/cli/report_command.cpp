@@ -2,6 +2,7 @@
 #include "cli/report_command.hpp"
 
 #include "analyze/cell_selection.hpp"
+#include "analyze/earlier_runs.hpp"
 #include "analyze/report_page.hpp"
 #include "base/output_path.hpp"
 #include "base/safe_text.hpp"
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -34,6 +36,7 @@ struct ReportOptions {
   CompareSettings settings;
   std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
   std::string history;                    // --history DB
+  bool compare_over_history = false;      // --history named, with files to compare
   std::vector<std::string> trends;        // --trend FILTER, each a chart of the history section
   std::string plugins, workloads, sizes;  // -p, -w, -s: the cells the page shows
   bool matched_only = false;
@@ -60,8 +63,10 @@ po::options_description describe_report_options(ReportOptions& o) {
       "add a history section: a chart and tables of the cells this FILTER matches in the "
       "results history, as harness history trend shows them (repeat for more charts)")(
       "history", po::value<std::string>(&o.history),
-      "the history database --trend reads; default as harness history's, "
-      "$XDG_DATA_HOME/plugbench/history.sqlite, else ~/.local/share/plugbench/history.sqlite")(
+      "the history database: --trend reads it (default as harness history's, "
+      "$XDG_DATA_HOME/plugbench/history.sqlite, else ~/.local/share/plugbench/history.sqlite); "
+      "named, it also judges each comparison over its cells' earlier runs, as harness compare "
+      "--history does with one run a side")(
       "plugins,p", po::value<std::string>(&o.plugins),
       "only these plugins' cells, in the tables, the charts and the comparison (comma list)")(
       "workload,w", po::value<std::string>(&o.workloads),
@@ -90,10 +95,14 @@ std::string report_usage() {
           "FILTER: KEY=VALUE[,KEY=VALUE...], keys workload, distribution, size (2^20 or "
           "1048576), plugin, variant, machine (host name); e.g. "
           "workload=reduce,plugin=openmp,size=2^20\n\n"
+          "With --history DB and more than one file, each comparison is judged as harness "
+          "compare FILE1 FILE --history DB judges it: each cell against the spread of its earlier "
+          "runs on the same machine (docs/comparing-results.md).\n\n"
        << describe_report_options(unused)
        << "\nexit codes: 0 written, 2 usage error (an --out that cannot be a folder, refused "
           "before the page is made) or a file that is not a readable results file, "
-          "or a --trend FILTER that matches no cell of the history, 4 the page could not be "
+          "or a --trend FILTER that matches no cell of the history, or --history with a file of "
+          "several MPI ranks, 4 the page could not be "
           "written, or the --history database cannot be used (absent, corrupt, newer schema, "
           "another program's: as harness history's exit 4)\n";
   return text.str();
@@ -110,12 +119,41 @@ ReportOptions parse_report_options(int argc, const char* const* argv) {
   check_max_file_mib(o.max_file_mib);
   check_compare_settings(o.settings);
   o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
-  if (!o.history.empty() && o.trends.empty()) {
-    throw UsageError("--history needs --trend FILTER, the cells to chart from it");
+  o.compare_over_history = !o.history.empty() && o.files.size() > 1;
+  if (!o.history.empty() && o.trends.empty() && !o.compare_over_history) {
+    throw UsageError(
+        "--history needs --trend FILTER, the cells to chart from it, or a second file, "
+        "compared with the first over the history's earlier runs");
   }
   for (const std::string& filter : o.trends) parse_cell_filter(filter);  // a bad one: now
   if (!o.trends.empty() && o.history.empty()) o.history = default_history_path();
   return o;
+}
+
+// Opens into `database`, read only, the history the comparisons are judged over (report --history
+// with more than one file); returns the exit code that says why it cannot be: a file of several
+// MPI ranks (the history keeps rank 0's cells) is exit 2, a history absent or unusable exit 4.
+int open_comparison_history(const ReportOptions& o, const std::vector<ResultsFile>& files,
+                            std::optional<HistoryDatabase>& database) {
+  if (!o.compare_over_history) return kReportDone;
+  for (const ResultsFile& file : files) {
+    if (holds_several_ranks(file)) {
+      std::cerr << "harness report: --history judges runs of one process; "
+                << printable_text(file.path) << " holds several MPI ranks\n";
+      return kReportInputError;
+    }
+  }
+  if (const std::string problem = history_path_problem(o.history); !problem.empty()) {
+    std::cerr << "harness report: --history " << printable_text(o.history) << problem << "\n";
+    return kReportOutputError;
+  }
+  try {
+    database.emplace(o.history, HistoryDatabase::ReadOnly{});
+  } catch (const HistoryError& e) {
+    std::cerr << "harness report: --history: " << printable_text(e.what()) << "\n";
+    return kReportOutputError;
+  }
+  return kReportDone;
 }
 
 // Outcome of reading the --trend cells from the history.
@@ -186,16 +224,27 @@ int run_report(int argc, const char* const* argv) {
     }
     TrendsRead trends = read_trends(options);
     if (trends.exit_code != kReportDone) return trends.exit_code;
+    std::optional<HistoryDatabase> history;
+    if (const int code = open_comparison_history(options, files, history); code != kReportDone) {
+      return code;
+    }
     // The folder is made (or refused) before the page, as every output path is before the work;
     // after the files and the history were read, so that bad input leaves nothing behind.
     if (std::string problem = prepare_output_folder(options.out, "--out"); !problem.empty()) {
       std::cerr << "harness report: " << problem << "\n";
       return kReportInputError;
     }
-    page = report_page(files, options.settings, trends.trends, selection_text(options.selection));
+    ComparisonHistory judged_over;
+    if (history) judged_over = {&*history, options.history};
+    page = report_page(files, options.settings, trends.trends, selection_text(options.selection),
+                       judged_over);
   } catch (const ResultsFileError& e) {
     std::cerr << "harness report: " << printable_text(e.what()) << "\n";
     return kReportInputError;
+  } catch (const HistoryError& e) {
+    // A history that fails while it is read (corrupt past its header, locked too long).
+    std::cerr << "harness report: --history: " << printable_text(e.what()) << "\n";
+    return kReportOutputError;
   }
   const std::string path = (std::filesystem::path(options.out) / "index.html").string();
   try {
