@@ -44,6 +44,18 @@ const std::map<std::string, std::string>& row_for(
   return none;
 }
 
+// The verdicts where only openmp's reduce at 2^12 was made slower: it slower, every other cell
+// same.
+void expect_only_openmp_reduce_4096_slower(
+    const std::vector<std::map<std::string, std::string>>& rows) {
+  for (const auto& row : rows) {
+    const bool changed =
+        row.at("workload") == "reduce" && row.at("plugin") == "openmp" && row.at("n") == "4096";
+    EXPECT_EQ(row.at("verdict"), changed ? "slower" : "same")
+        << row.at("plugin") << " " << row.at("why");
+  }
+}
+
 nlohmann::json& cell_of(nlohmann::json& document, const std::string& workload,
                         const std::string& plugin, std::uint64_t n) {
   for (nlohmann::json& cell : document["results"]) {
@@ -663,14 +675,9 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
   CommandResult called =
       run_harness({"compare", old_run, slowed, "--format", "csv", "--history", steady});
   EXPECT_EQ(called.exit_code, 1) << called.out << called.err;
-  for (const auto& row : csv_rows(called.out)) {
-    const bool changed =
-        row.at("workload") == "reduce" && row.at("plugin") == "openmp" && row.at("n") == "4096";
-    EXPECT_EQ(row.at("verdict"), changed ? "slower" : "same") << row.at("plugin");
-    if (changed) {
-      EXPECT_EQ(row.at("why"), "on time (t over the history's runs)");
-    }
-  }
+  expect_only_openmp_reduce_4096_slower(csv_rows(called.out));
+  EXPECT_EQ(row_for(csv_rows(called.out), "reduce", "openmp", "4096").at("why"),
+            "on time (t over the history's runs)");
   // The compared files themselves, added to the history, are not their own earlier runs: the
   // heading counts the four.
   CommandResult added = run_harness({"history", "add", "--history", steady, old_run, slowed});
@@ -705,6 +712,60 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
                                     slowed, "--new", slowed, "--history", steady});
   EXPECT_EQ(runs.exit_code, 2);
   EXPECT_TRUE(contains(runs.err, "--history is for one run a side")) << runs.err;
+}
+
+// An earlier run made with another setting that changes times (here the cache warm), or with a
+// host plugin on other threads, measured something else: it is left out of the runs the test is
+// over, and the heading says so. Counted in, their times would read as runs wandering by half.
+TEST_F(Compare, EarlierRunsMadeWithOtherSettingsAreLeftOutOfTheHistorysRuns) {
+  using Change = std::function<void(nlohmann::json&)>;
+  auto run_with = [&](const std::string& name, const std::string& time, double all_factor,
+                      double openmp_factor, const Change& change) {
+    nlohmann::json run = base();
+    run["context"]["time"] = time;
+    for (nlohmann::json& cell : run["results"]) scale_kernel_time(cell, all_factor);
+    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), openmp_factor);
+    change(run);
+    return write(name, run);
+  };
+  const Change nothing = [](nlohmann::json&) {};
+  const Change warm = [](nlohmann::json& run) { run["context"]["settings"]["cache"] = "warm"; };
+  const Change more_threads = [](nlohmann::json& run) {
+    for (nlohmann::json& plugin : run["context"]["plugins"]) {
+      if (plugin["name"] == "openmp") {
+        plugin["process"]["openmp_threads"] = plugin["process"].value("openmp_threads", 1) + 7;
+      }
+    }
+  };
+  const std::string history = folder_->file("settings.sqlite");
+  std::vector<std::string> add = {"history", "add", "--history", history};
+  const std::vector<double> levels = {1.0, 1.01, 0.99, 1.005};
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    add.push_back(run_with("settings" + std::to_string(i) + ".json",
+                           "2026-01-0" + std::to_string(i + 1) + "T00:00:00Z", levels[i], 1.0,
+                           nothing));
+  }
+  add.push_back(run_with("warm.json", "2026-01-07T00:00:00Z", 0.5, 1.0, warm));
+  add.push_back(run_with("threads.json", "2026-01-08T00:00:00Z", 1.0, 0.4, more_threads));
+  CommandResult added = run_harness(add);
+  ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
+
+  const std::string old_run =
+      run_with("settings_old.json", "2026-02-01T00:00:00Z", 1.0, 1.0, nothing);
+  const std::string slowed =
+      run_with("settings_slowed.json", "2026-02-03T00:00:00Z", 1.0, 1.15, nothing);
+  CommandResult called =
+      run_harness({"compare", old_run, slowed, "--format", "csv", "--history", history});
+  EXPECT_EQ(called.exit_code, 1) << called.out << called.err;
+  expect_only_openmp_reduce_4096_slower(csv_rows(called.out));
+  CommandResult console =
+      run_harness({"compare", old_run, slowed, "--format", "md", "--history", history});
+  EXPECT_EQ(console.exit_code, 1) << console.out << console.err;
+  EXPECT_TRUE(contains(console.out, "5 earlier runs of this machine in")) << console.out;
+  EXPECT_TRUE(contains(console.out,
+                       "left out: 1 run made with other settings (cache), the cells "
+                       "of openmp in 1 run made on other CPUs or threads"))
+      << console.out;
 }
 
 // The ratio over the baseline is estimated only where every run of both sides has it, over one

@@ -3,6 +3,7 @@
 
 #include "history/cell_filter.hpp"
 #include "history/history_database.hpp"
+#include "results/run_context.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <system_error>
 
 namespace plugbench {
@@ -41,18 +44,81 @@ bool of_compared_run(const CellPoint& point, const std::vector<const ResultsFile
   return false;
 }
 
+// The settings that decide what a cell's time is, not only how precisely it is known (the
+// repetitions, the budget and the order's seed do not).
+constexpr const char* kSettingsThatChangeTimes[] = {"cache",  "host_memory", "order",   "isolation",
+                                                    "device", "warmup",      "mpi_sync"};
+
+// How an earlier run was measured against a compared file: the settings above that it made
+// otherwise, and the host plugins that ran on other CPUs or threads.
+struct RunMatch {
+  std::vector<std::string> other_settings;
+  std::set<std::string> other_threads;
+};
+
+RunMatch match_of(const RunContext& earlier, const RunContext& compared) {
+  // Both sides through the one writer, so that a file's lenient reading and the typed context
+  // give the same text for the same setting.
+  const nlohmann::json theirs = to_json(earlier)["context"]["settings"];
+  const nlohmann::json ours = to_json(compared)["context"]["settings"];
+  auto value_of = [](const nlohmann::json& settings, const char* key) {
+    const auto found = settings.find(key);
+    return found == settings.end() ? nlohmann::json() : *found;
+  };
+  RunMatch match;
+  for (const char* key : kSettingsThatChangeTimes) {
+    if (value_of(theirs, key) != value_of(ours, key)) match.other_settings.push_back(key);
+  }
+  for (const PluginFacts& plugin : compared.plugins) {
+    if (plugin.memory_space != MemorySpace::host) continue;
+    for (const PluginFacts& before : earlier.plugins) {
+      if (before.name == plugin.name &&
+          (before.cpus != plugin.cpus || before.openmp_threads != plugin.openmp_threads)) {
+        match.other_threads.insert(plugin.name);
+      }
+    }
+  }
+  return match;
+}
+
+RunMatch match_in_history(HistoryDatabase& history, std::int64_t run_id,
+                          const RunContext& compared) {
+  const nlohmann::json context =
+      nlohmann::json::parse(history.run_context(run_id), nullptr, /*allow_exceptions=*/false);
+  return match_of(run_context_from_json(context.is_object() ? context : nlohmann::json::object()),
+                  compared);
+}
+
 std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const ResultsFile& file,
                                           const std::vector<CellResult>& cells,
                                           const std::vector<const ResultsFile*>& compared,
-                                          std::size_t& runs_found) {
+                                          EarlierRunsFound& found) {
   CellFilter filter;
   filter.fields["machine"] = file.context.host.name;
   const std::string machine = machine_label_of(file.context);
   // Each earlier run's median time of each cell, by the run's time: one run added twice (two
   // documents of it, another digest each) counts once.
   std::map<std::string, std::map<CellKey, double>> runs;
+  std::map<std::int64_t, RunMatch> matches;
+  std::set<std::string> left_out, threads_differ;
   for (const CellPoint& point : history.cells(filter)) {
     if (point.machine != machine || of_compared_run(point, compared)) continue;
+    auto match = matches.find(point.run_id);
+    if (match == matches.end()) {
+      match = matches.emplace(point.run_id, match_in_history(history, point.run_id, file.context))
+                  .first;
+    }
+    if (!match->second.other_settings.empty()) {
+      left_out.insert(point.run_time);
+      found.settings.insert(match->second.other_settings.begin(),
+                            match->second.other_settings.end());
+      continue;
+    }
+    if (match->second.other_threads.count(point.plugin)) {
+      threads_differ.insert(point.run_time);
+      found.plugins.insert(point.plugin);
+      continue;
+    }
     if (point.status != status::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
         *point.median_ms <= 0 || point.n < 0) {
       continue;
@@ -61,7 +127,9 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
                                 static_cast<std::uint64_t>(point.n), point.plugin, point.variant)] =
         *point.median_ms;
   }
-  runs_found = runs.size();
+  found.kept = runs.size();
+  found.other_settings = left_out.size();
+  found.other_threads = threads_differ.size();
   std::map<CellKey, EarlierRuns> earlier;
   for (const CellResult& cell : cells) {
     const CellKey key =
@@ -84,7 +152,30 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
   return earlier;
 }
 
+std::string runs_text(std::size_t count) {
+  return std::to_string(count) + (count == 1 ? " run" : " runs");
+}
+
+std::string listed(const std::set<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 }  // namespace
+
+std::string left_out_text(const EarlierRunsFound& found) {
+  std::string text;
+  if (found.other_settings > 0) {
+    text += runs_text(found.other_settings) + " made with other settings (" +
+            listed(found.settings) + ")";
+  }
+  if (found.other_threads > 0) {
+    text += std::string(text.empty() ? "" : ", ") + "the cells of " + listed(found.plugins) +
+            " in " + runs_text(found.other_threads) + " made on other CPUs or threads";
+  }
+  return text.empty() ? "" : "; left out: " + text;
+}
 
 HistorySpread earlier_runs(HistoryDatabase& history, const ResultsFile& base,
                            const std::vector<CellResult>& base_cells, const ResultsFile& current,
@@ -118,10 +209,12 @@ std::shared_ptr<const HistorySpread> described_spread(
   auto spread = std::make_shared<HistorySpread>(
       earlier_runs(history, base, base_cells, current, current_cells, counts));
   spread->described = spread->one_machine
-                          ? std::to_string(counts.base) + " earlier runs of this machine in " + path
-                          : std::to_string(counts.base) +
+                          ? std::to_string(counts.base.kept) + " earlier runs of this machine in " +
+                                path + left_out_text(counts.base)
+                          : std::to_string(counts.base.kept) +
                                 " earlier runs of the base's machine and " +
-                                std::to_string(counts.current) + " of the new's in " + path;
+                                std::to_string(counts.current.kept) + " of the new's in " + path +
+                                left_out_text(counts.base) + left_out_text(counts.current);
   return spread;
 }
 

@@ -440,6 +440,12 @@ std::vector<RunSummary> HistoryDatabase::runs() {
   return runs;
 }
 
+std::string HistoryDatabase::run_context(std::int64_t run_id) {
+  SqliteStatement query(connection_, "SELECT context FROM runs WHERE run_id = ?");
+  query.bind(1, run_id);
+  return query.step() ? query.text(0) : std::string("{}");
+}
+
 std::vector<CellPoint> HistoryDatabase::cells(const CellFilter& filter) {
   std::string sql =
       "SELECT r.run_id, r.run_time, r.source_file, r.git_commit, m.machine_id, m.host, m.cpu, "

@@ -73,6 +73,8 @@ class HistoryDatabase {
   // Cells matching the filter (first rank only, first occurrence per run), ordered by machine,
   // cell, then run time: each (machine, cell) is one series, oldest first.
   std::vector<CellPoint> cells(const CellFilter& filter);
+  // The run's context as its file held it (JSON text; "{}" where the file had none).
+  std::string run_context(std::int64_t run_id);
 
   SqliteConnection& connection() { return connection_; }
 
