@@ -53,7 +53,7 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
   std::map<std::string, std::map<CellKey, double>> runs;
   for (const CellPoint& point : history.cells(filter)) {
     if (point.machine != machine || of_compared_run(point, compared)) continue;
-    if (point.status != status::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
+    if (point.status != CellStatus::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
         *point.median_ms <= 0 || point.n < 0) {
       continue;
     }
