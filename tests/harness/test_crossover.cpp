@@ -39,7 +39,7 @@ CellResult cell(const std::string& plugin, const std::string& variant, std::uint
   c.plugin = plugin;
   c.variant = variant;
   c.shape = {n, n, 1};
-  c.status = status::ok;
+  c.status = CellStatus::ok;
   c.memory_space = value_named(kMemorySpaceNames, memory_space);
   c.kernel = time_stats(kernel_ms);
   if (pageable_ms) c.transfers.push_back({"pageable", {}, {}, time_stats(*pageable_ms)});
@@ -145,7 +145,7 @@ TEST(Crossover, OnlyVerifiedCellsAndSizesWithBothSidesCount) {
   cells.push_back(cell("cub", "device_reduce", 4096, 3.0, "device"));
   cells.push_back(cell("cub", "device_reduce", 16384, 3.0, "device"));  // no CPU cell at this size
   CellResult wrong = cell("cuda_naive", "broken", 1024, 0.001, "device");
-  wrong.status = status::failed;  // fast, but wrong: not a crossover
+  wrong.status = CellStatus::failed;  // fast, but wrong: not a crossover
   cells.push_back(wrong);
   CellResult no_time = cell("cuda_naive", "broken", 4096, 0, "device");
   no_time.kernel.reset();

@@ -55,7 +55,7 @@ TEST(FaultIsolation, ACellSurvivesTheTripThroughJson) {
   cell.distribution = "full";
   cell.size_text = "64x32";
   cell.shape = {2048, 64, 32};
-  cell.status = status::failed;
+  cell.status = CellStatus::failed;
   cell.message = "wrong answer";
   cell.flags = PB_KERNEL_ALLOCATES | PB_KERNEL_OPT_IN;
   cell.memory_space = MemorySpace::device;

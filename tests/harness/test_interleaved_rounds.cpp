@@ -248,7 +248,7 @@ TEST(InterleavedRounds, ABaselineMeasuredApartSaysNoSpeedupIsPaired) {
   CellResult base, other;
   base.plugin = "cpu_serial";
   base.variant = "loop";
-  base.status = other.status = "ok";
+  base.status = other.status = CellStatus::ok;
   base.baseline = other.baseline = "cpu_serial/loop";
   other.plugin = "openmp";
   other.variant = "parallel_for";

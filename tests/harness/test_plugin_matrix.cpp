@@ -89,8 +89,8 @@ class KernelOnAwkwardSizes : public KernelTest {
         const CachedProblem& problem = problem_for(*workload, distribution, shape);
         CellResult cell =
             measure_cell(*workload, problem.data, *problem.reference, session, *kernel_, settings);
-        if (cell.status == "unsupported") continue;  // a declared limit, reported as such
-        EXPECT_EQ(cell.status, "ok") << cell.message;
+        if (cell.status == CellStatus::unsupported) continue;  // a declared limit, reported as such
+        EXPECT_EQ(cell.status, CellStatus::ok) << cell.message;
         ASSERT_TRUE(cell.verification.has_value()) << cell.message;
         EXPECT_TRUE(cell.verification->passed) << cell.verification->detail;
         EXPECT_TRUE(cell.kernel.has_value());
@@ -139,8 +139,8 @@ class SortOnSkewedKeys : public KernelTest {
         for (std::uint32_t& key : problem.inputs.at(0).as<std::uint32_t>()) key = keys.key(gen);
         const auto reference = workload->reference(problem);
         CellResult cell = measure_cell(*workload, problem, *reference, session, *kernel_, settings);
-        if (cell.status == "unsupported") continue;
-        EXPECT_EQ(cell.status, "ok") << cell.message;
+        if (cell.status == CellStatus::unsupported) continue;
+        EXPECT_EQ(cell.status, CellStatus::ok) << cell.message;
         ASSERT_TRUE(cell.verification.has_value()) << cell.message;
         EXPECT_TRUE(cell.verification->passed) << cell.verification->detail;
       }

@@ -94,7 +94,7 @@ TEST(CliProgress, QuietSaysNothing) {
 
 TEST(CliProgress, ASummaryShortOfItsPlannedCellsSaysNOfM) {
   std::vector<CellResult> cells(4);
-  for (CellResult& cell : cells) cell.status = status::ok;
+  for (CellResult& cell : cells) cell.status = CellStatus::ok;
   EXPECT_EQ(cell_summary(cells, 24).rfind("4 of 24 cells: 4 ok, ", 0), 0u)
       << cell_summary(cells, 24);
   EXPECT_EQ(cell_summary(cells, 4).rfind("4 cells: 4 ok, ", 0), 0u) << cell_summary(cells, 4);

@@ -72,7 +72,7 @@ TEST(RankSpread, ARankWithoutTheCellCountsAsNotRun) {
   std::vector<RankSpread> spreads = spread_over_ranks({timed_cell(0, around(1.0))}, 0.10, 3);
   EXPECT_EQ(spreads[0].ranks, 3);
   EXPECT_EQ(spreads[0].ranks_ok, 1);
-  EXPECT_EQ(spreads[0].statuses, (std::vector<std::string>{"ok", "not run", "not run"}));
+  EXPECT_EQ(status_texts(spreads[0]), (std::vector<std::string>{"ok", "not run", "not run"}));
 }
 
 TEST(RankSpread, ASlowerMedianTheTestCannotTellApartIsNotNamed) {
@@ -97,14 +97,14 @@ TEST(RankSpread, WithFiveRanksOrMoreAnOutlierBeyondTheQuartilesIsNamedBelowTheTh
 
 TEST(RankSpread, TheWorstStatusStandsForTheCellAndOnlyOkRanksAreTimed) {
   CellResult crashed = timed_cell(1, around(1.0));
-  crashed.status = status::crashed;
+  crashed.status = CellStatus::crashed;
   crashed.message = "killed by signal 6 (Aborted)";
   crashed.kernel.reset();
   std::vector<RankSpread> spreads = spread_over_ranks({timed_cell(0, around(2.0)), crashed}, 0.1);
-  EXPECT_EQ(spreads[0].cell.status, status::crashed);
+  EXPECT_EQ(spreads[0].cell.status, CellStatus::crashed);
   EXPECT_EQ(spreads[0].cell.message, "rank 1: killed by signal 6 (Aborted)");
   EXPECT_EQ(spreads[0].ranks_ok, 1);
-  EXPECT_EQ(spreads[0].statuses, (std::vector<std::string>{"ok", "crashed"}));
+  EXPECT_EQ(status_texts(spreads[0]), (std::vector<std::string>{"ok", "crashed"}));
   EXPECT_NEAR(*spreads[0].median_ms, 2.0 * 1.005, 0.01);
 }
 

@@ -76,9 +76,9 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   // Whatever the order of the runs: a wrong answer, then an error of the plugin's, then any other
   // run without a time, decides.
   const auto weight = [](const CellResult& cell) {
-    if (cell.status == status::failed) return 3;
-    if (is_error_status(cell.status)) return 2;
-    return cell.status != status::ok || !cell.kernel ? 1 : 0;
+    if (cell.status == CellStatus::failed) return 3;
+    if (cell.counts_as_error()) return 2;
+    return cell.status != CellStatus::ok || !cell.kernel ? 1 : 0;
   };
   const CellResult* deciding = runs.front();
   for (const CellResult* cell : runs) {
@@ -173,8 +173,8 @@ std::vector<std::pair<CellKey, std::vector<const CellResult*>>> keyed_runs(
 void decide_by_status(CellComparison& c) {
   const CellSide& base = *c.base;
   const CellSide& current = *c.current;
-  bool base_failed = base.status == status::failed;
-  bool current_failed = current.status == status::failed;
+  bool base_failed = base.status == CellStatus::failed;
+  bool current_failed = current.status == CellStatus::failed;
   if (base_failed || current_failed) {
     c.verdict = Verdict::failed;
     c.label = std::string("FAILED (") +
@@ -188,11 +188,11 @@ void decide_by_status(CellComparison& c) {
   }
   c.verdict = Verdict::not_timed;
   if (!base.median_ms && !current.median_ms && base.status == current.status) {
-    c.label = base.status + " in both";
+    c.label = to_string(base.status) + " in both";
   } else if (!current.median_ms) {
-    c.label = current.status + " in new";
+    c.label = to_string(current.status) + " in new";
   } else {
-    c.label = base.status + " in base";
+    c.label = to_string(base.status) + " in base";
   }
   c.detail = !current.median_ms ? current.message : base.message;
   c.regression = base.median_ms && is_error_status(current.status);
@@ -459,8 +459,8 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
   }
 
   const auto timed = [](const CellComparison& c) {
-    return c.base && c.current && c.base->status != status::failed &&
-           c.current->status != status::failed && c.base->median_ms && c.current->median_ms;
+    return c.base && c.current && c.base->status != CellStatus::failed &&
+           c.current->status != CellStatus::failed && c.base->median_ms && c.current->median_ms;
   };
   // The family: every cell with a test, their p-values adjusted together (Holm).
   std::vector<double> p_values;

@@ -60,7 +60,7 @@ struct CompareSettings {
 
 // One side of a matched cell, as its results file (or files: several runs) have it.
 struct CellSide {
-  std::string status;  // the first run's, or the first run that did not end ok
+  StatusText status;  // the first run's, or the first run that did not end ok (as read)
   std::string message;
   std::optional<double> median_ms;  // the kernel's median time (several runs: their median)
   std::optional<double> gbps;

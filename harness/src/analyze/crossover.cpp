@@ -47,7 +47,7 @@ struct Group {
 
 void add_cell(Group& group, const CellResult& cell) {
   std::optional<double> kernel_ms = median_of(cell.kernel);
-  if (cell.status != status::ok || !kernel_ms) return;
+  if (cell.status != CellStatus::ok || !kernel_ms) return;
   const std::uint64_t n = cell.shape.n;
   if (cell.memory_space == MemorySpace::host) {
     keep_faster(group.cpu, n, *kernel_ms, cell);

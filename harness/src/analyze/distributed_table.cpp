@@ -21,7 +21,7 @@ struct JobFigures {
 
 std::string job_verification(const JobFigures& job) {
   const CellResult& cell = job.failed ? *job.failed : *job.first;
-  if (!cell.verification) return cell.status;
+  if (!cell.verification) return to_string(cell.status);
   const Verification& v = *cell.verification;
   if (!v.passed) return "NO: " + v.detail;
   return "yes (exact)";
@@ -39,8 +39,8 @@ TextTable distributed_table(const std::string& workload, const std::string& dist
     JobFigures& job = jobs[key];
     if (job.first == nullptr || cell.rank < job.first->rank) job.first = &cell;
     ++job.ranks;
-    if (cell.status == status::ok) ++job.ranks_ok;
-    if (cell.status != status::ok && job.failed == nullptr) job.failed = &cell;
+    if (cell.status == CellStatus::ok) ++job.ranks_ok;
+    if (cell.status != CellStatus::ok && job.failed == nullptr) job.failed = &cell;
     if (cell.kernel) job.total_ms = std::max(job.total_ms, cell.kernel->median_ms);
     if (cell.distributed) {
       job.local_ms = std::max(job.local_ms, cell.distributed->local.median_ms);
@@ -85,8 +85,8 @@ TextTable distributed_table(const std::string& workload, const std::string& dist
     row.cells = {cell.plugin, cell.variant};
     if (!cell.kernel || !cell.distributed) {
       const CellResult& why = job.failed ? *job.failed : cell;
-      row.note = why.status + ": " + why.message;
-      row.alert = is_error_status(why.status);
+      row.note = to_string(why.status) + ": " + why.message;
+      row.alert = why.counts_as_error();
       table.rows.push_back(row);
       continue;
     }

@@ -119,7 +119,7 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
       found.plugins.insert(point.plugin);
       continue;
     }
-    if (point.status != status::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
+    if (point.status != CellStatus::ok || !point.median_ms || !std::isfinite(*point.median_ms) ||
         *point.median_ms <= 0 || point.n < 0) {
       continue;
     }

@@ -39,12 +39,12 @@ double quantile(std::vector<double> values, double q) {
 }
 
 // Severity order for a cell's status over its ranks: the worst rank's status stands for all.
-int severity(const std::string& cell_status) {
-  if (cell_status == status::ok) return 0;
-  if (cell_status == status::unsupported || cell_status == status::unavailable ||
-      cell_status == status::skipped)
+int severity(const StatusText& cell_status) {
+  if (cell_status == CellStatus::ok) return 0;
+  if (cell_status == CellStatus::unsupported || cell_status == CellStatus::unavailable ||
+      cell_status == CellStatus::skipped)
     return 1;
-  if (cell_status == status::failed) return 2;
+  if (cell_status == CellStatus::failed) return 2;
   return 3;
 }
 
@@ -103,8 +103,8 @@ RankSpread spread_of(const std::vector<const CellResult*>& group, double thresho
   spread.cell = *group.front();
   spread.cell.rank = -1;
   spread.ranks = std::max(static_cast<int>(group.size()), total_ranks);
-  // A rank without this cell (the run stopped before it got there) is "not run".
-  spread.statuses.assign(static_cast<std::size_t>(spread.ranks), "not run");
+  // A rank without this cell (the run stopped before it got there) has none: "not run".
+  spread.statuses.assign(static_cast<std::size_t>(spread.ranks), std::nullopt);
   std::vector<const CellResult*> ok;
   double gbps_sum = 0;
   bool every_ok_has_gbps = true;
@@ -118,7 +118,7 @@ RankSpread spread_of(const std::vector<const CellResult*>& group, double thresho
       spread.cell.status = cell->status;
       spread.cell.message = "rank " + std::to_string(cell->rank) + ": " + cell->message;
     }
-    if (cell->status == status::ok && cell->kernel) {
+    if (cell->status == CellStatus::ok && cell->kernel) {
       ok.push_back(cell);
       if (cell->gbps) {
         gbps_sum += *cell->gbps;
@@ -209,6 +209,13 @@ std::vector<CellResult> collapse_ranks(std::vector<CellResult> cells) {
   return collapsed;
 }
 
+std::vector<std::string> status_texts(const RankSpread& spread) {
+  std::vector<std::string> texts;
+  for (const std::optional<StatusText>& rank_status : spread.statuses)
+    texts.push_back(rank_status ? to_string(*rank_status) : "not run");
+  return texts;
+}
+
 nlohmann::json to_json(const RankSpread& spread) {
   auto number = [](const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
@@ -221,10 +228,10 @@ nlohmann::json to_json(const RankSpread& spread) {
       {"n", spread.cell.shape.n},
       {"shape", {{"width", spread.cell.shape.width}, {"height", spread.cell.shape.height}}},
       {"size", spread.cell.size_text},
-      {"status", spread.cell.status},
+      {"status", to_string(spread.cell.status)},
       {"ranks", spread.ranks},
       {"ranks_ok", spread.ranks_ok},
-      {"statuses", spread.statuses},
+      {"statuses", status_texts(spread)},
       {"median_ms",
        {{"min", number(spread.min_ms)},
         {"median", number(spread.median_ms)},

@@ -25,7 +25,7 @@ struct RankSpread {
   CellResult cell;  // the identity (workload, plugin, variant, ...) and the worst status
   int ranks = 0;
   int ranks_ok = 0;
-  std::vector<std::string> statuses;                // per rank, in rank order
+  std::vector<std::optional<StatusText>> statuses;  // per rank, in rank order; none: not run
   std::optional<double> min_ms, median_ms, max_ms;  // of the ok ranks' median kernel times
   std::optional<double> imbalance;                  // max / min
   std::optional<double> aggregate_gbps;             // the sum of the ok ranks' GB/s
@@ -45,6 +45,9 @@ std::vector<RankSpread> spread_over_ranks(const std::vector<CellResult>& cells, 
 // them), GB/s at that median (one rank's rate, comparable with a run of one rank), the worst
 // status; % of peak and speedups, held to one rank's peak and baseline, are left out.
 std::vector<CellResult> collapse_ranks(std::vector<CellResult> cells);
+
+// Each rank's status as the tables and the JSON write it, a rank without the cell as "not run".
+std::vector<std::string> status_texts(const RankSpread& spread);
 
 nlohmann::json to_json(const RankSpread& spread);
 

@@ -47,7 +47,7 @@ TextTable rank_spread_table(const std::string& workload, const std::string& dist
     TableRow row;
     row.cells = {spread.cell.plugin, spread.cell.variant};
     if (!spread.median_ms) {
-      row.note = spread.cell.status + ": " + spread.cell.message;
+      row.note = to_string(spread.cell.status) + ": " + spread.cell.message;
       table.rows.push_back(row);
       continue;
     }
@@ -62,7 +62,7 @@ TextTable rank_spread_table(const std::string& workload, const std::string& dist
     table.rows.push_back(row);
     if (spread.ranks_ok < spread.ranks) {
       table.notes.push_back(spread.cell.plugin + "/" + spread.cell.variant + ": " +
-                            spread.cell.status + " on a rank: " + spread.cell.message);
+                            to_string(spread.cell.status) + " on a rank: " + spread.cell.message);
     }
   }
   return table;

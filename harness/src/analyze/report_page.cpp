@@ -43,8 +43,8 @@ std::vector<ProblemGroup> groups_of(const std::vector<StoredProblem>& problems) 
 
 // Why a cell has no figure to draw: its status and message; a cell that ran and verified has one.
 std::string why_no_figure(const CellResult& cell) {
-  if (cell.status == status::failed) return "failed verification";
-  return cell.status + (cell.message.empty() ? "" : ": " + cell.message);
+  if (cell.status == CellStatus::failed) return "failed verification";
+  return to_string(cell.status) + (cell.message.empty() ? "" : ": " + cell.message);
 }
 
 bool counts_in_iterations(const CellResult& cell) {
@@ -82,8 +82,8 @@ std::vector<ChartSeries> series_of(const std::vector<const CellResult*>& cells, 
         series, index, cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant,
         cell->plugin);
     const double n = static_cast<double>(cell->shape.n);
-    std::optional<double> value = cell->status == status::ok ? figure(*cell) : std::nullopt;
-    if (cell->status != status::ok) {
+    std::optional<double> value = cell->status == CellStatus::ok ? figure(*cell) : std::nullopt;
+    if (cell->status != CellStatus::ok) {
       line.gaps.push_back({n, why_no_figure(*cell)});
     } else if (!value) {
       line.gaps.push_back({n, "no figure (no verified baseline at this size)"});
@@ -107,7 +107,7 @@ std::vector<std::string> one_size_charts(const std::vector<const CellResult*>& c
       DotRow row;
       row.label = cell->variant.empty() ? cell->plugin : cell->plugin + "/" + cell->variant;
       row.group = cell->plugin;
-      if (cell->status != status::ok) {
+      if (cell->status != CellStatus::ok) {
         row.note = why_no_figure(*cell);
       } else if (std::optional<double> value = figure(*cell)) {
         row.value = value;

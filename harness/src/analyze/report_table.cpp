@@ -22,7 +22,7 @@ std::string format_scientific(double value) {
 }
 
 std::string verification_text(const CellResult& cell) {
-  if (!cell.verification) return cell.status;
+  if (!cell.verification) return to_string(cell.status);
   const Verification& v = *cell.verification;
   if (!v.passed) return "NO (" + v.error_measure + " " + format_scientific(v.error) + ")";
   if (v.tolerance == 0) return "yes (exact)";
@@ -90,9 +90,10 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
   for (const CellResult& cell : cells) {
     TableRow row;
     row.cells = {cell.plugin, cell.variant};
-    row.alert = cell.status == status::failed || cell.counts_as_error() || !cell.suspect.empty();
+    row.alert =
+        cell.status == CellStatus::failed || cell.counts_as_error() || !cell.suspect.empty();
     if (!cell.kernel) {
-      row.note = cell.status + ": " + cell.message;
+      row.note = to_string(cell.status) + ": " + cell.message;
       table.rows.push_back(row);
       continue;
     }
@@ -186,15 +187,15 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
 std::string cell_summary(const std::vector<CellResult>& cells, std::size_t planned) {
   std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, skipped = 0, other = 0;
   for (const CellResult& cell : cells) {
-    if (cell.status == status::ok)
+    if (cell.status == CellStatus::ok)
       ++ok;
-    else if (cell.status == status::failed)
+    else if (cell.status == CellStatus::failed)
       ++failed;
-    else if (cell.status == status::crashed)
+    else if (cell.status == CellStatus::crashed)
       ++crashed;
-    else if (cell.status == status::timeout)
+    else if (cell.status == CellStatus::timeout)
       ++timed_out;
-    else if (cell.status == status::skipped)
+    else if (cell.status == CellStatus::skipped)
       ++skipped;
     else if (cell.counts_as_error())
       ++errors;
@@ -290,7 +291,7 @@ void print_dry_run(std::ostream& out, const Matrix& matrix) {
     for (const PlannedCell& cell : problem.cells) {
       out << "    " << std::left << std::setw(16) << cell.plugin->name
           << (cell.kernel ? cell.kernel->variant : std::string("-"));
-      if (!cell.status.empty()) out << "  (" << cell.status << ": " << cell.message << ")";
+      if (cell.status) out << "  (" << to_string(*cell.status) << ": " << cell.message << ")";
       out << "\n";
     }
   }

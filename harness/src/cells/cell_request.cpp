@@ -46,8 +46,8 @@ CellRequest cell_request_from_json(const nlohmann::json& j) {
   return request;
 }
 
-CellResult unrun_cell(const PluginRecord& plugin, const CellRequest& request,
-                      const std::string& status, const std::string& message) {
+CellResult unrun_cell(const PluginRecord& plugin, const CellRequest& request, CellStatus status,
+                      const std::string& message) {
   return unrun_cell(plugin, request.workload, request.variant, request.distribution, request.shape,
                     status, message);
 }

@@ -27,7 +27,7 @@ nlohmann::json to_json(const CellRequest& request);
 CellRequest cell_request_from_json(const nlohmann::json& j);
 
 // The request's cell, decided without running it: `status` and why.
-CellResult unrun_cell(const PluginRecord& plugin, const CellRequest& request,
-                      const std::string& status, const std::string& message);
+CellResult unrun_cell(const PluginRecord& plugin, const CellRequest& request, CellStatus status,
+                      const std::string& message);
 
 }  // namespace plugbench

@@ -35,7 +35,7 @@ std::optional<CellResult> InProcessSource::run(const PluginRecord& plugin,
   // prints goes to stderr as it is written, out of the tables (docs/fault-isolation.md).
   const StdoutDiversion diverted = StdoutDiversion::to_stderr();
   Entry& entry = session_of(plugin);
-  if (!entry.cells) return unrun_cell(plugin, request, status::unavailable, entry.why);
+  if (!entry.cells) return unrun_cell(plugin, request, CellStatus::unavailable, entry.why);
   return entry.cells->run(request);
 }
 
@@ -44,7 +44,7 @@ CellStep InProcessSource::open(const PluginRecord& plugin, const CellRequest& re
   CellStep step;
   Entry& entry = session_of(plugin);
   if (!entry.cells) {
-    step.done = unrun_cell(plugin, request, status::unavailable, entry.why);
+    step.done = unrun_cell(plugin, request, CellStatus::unavailable, entry.why);
     return step;
   }
   std::variant<CellResult, std::unique_ptr<OpenCell>> opened = entry.cells->open(request);

@@ -77,14 +77,14 @@ std::variant<CellResult, std::unique_ptr<OpenCell>> SessionCells::open(const Cel
   const KernelRecord* kernel = plugin_.find_kernel(request.workload, request.variant);
   if (workload == nullptr || kernel == nullptr) {
     return unrun_cell(
-        plugin_, request, status::error,
+        plugin_, request, CellStatus::error,
         "no kernel " + request.workload + "/" + request.variant + " in " + plugin_.path);
   }
   const ProblemCache::Entry* problem = nullptr;
   try {
     problem = &problems_.get(*workload, request.distribution, request.shape);
   } catch (const std::bad_alloc&) {
-    return unrun_cell(plugin_, request, status::oom,
+    return unrun_cell(plugin_, request, CellStatus::oom,
                       "the harness ran out of host memory generating the problem and its "
                       "reference");
   }

@@ -330,7 +330,7 @@ void WorkerPool::problem_done() {
 CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest& request,
                                    Worker& worker, Wait wait, const char* during, double limit_s) {
   bool killed = false;
-  std::string status = status::crashed;
+  CellStatus status = CellStatus::crashed;
   std::string message;
   if (wait == Wait::mismatched) {
     terminate(worker, killed);
@@ -347,7 +347,7 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
               std::to_string(kWorkerChannelFd) + "?)";
   } else if (wait == Wait::timed_out) {
     terminate(worker, killed);
-    status = status::timeout;
+    status = CellStatus::timeout;
     message =
         (limit_s == settings_.timeout_s
              ? "no result within the --timeout of " + seconds_text(limit_s) + " s "
@@ -368,7 +368,7 @@ CellResult WorkerPool::failed_cell(const PluginRecord& plugin, const CellRequest
         (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == kWorkerExitOutOfMemory) ||
         (ended_by_terminate && cell_output_.tail_contains("std::bad_alloc"));
     if (out_of_memory) {
-      status = status::oom;
+      status = CellStatus::oom;
       message += " (it ran out of host memory)";
     } else if (!killed && WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL) {
       message +=
@@ -388,13 +388,13 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
     state.unavailable =
         "its path is not valid UTF-8, which the request to a worker (JSON) cannot "
         "carry; rename the file or its folder, or run with --isolation none";
-    decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    decided = unrun_cell(plugin, request, CellStatus::unavailable, state.unavailable);
     return Opened::decided;
   }
   try {
     state.worker = spawn();
   } catch (const std::system_error& e) {
-    decided = unrun_cell(plugin, request, status::error, e.what());
+    decided = unrun_cell(plugin, request, CellStatus::error, e.what());
     return Opened::decided;
   }
   Worker& worker = *state.worker;
@@ -428,7 +428,7 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
     state.unavailable = reply.value("message", "the plugin's session cannot be opened");
     retire(worker);
     state.worker.reset();
-    decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    decided = unrun_cell(plugin, request, CellStatus::unavailable, state.unavailable);
     return Opened::decided;
   }
   ++state.failures;
@@ -462,12 +462,12 @@ std::optional<WorkerPool::Answer> WorkerPool::ready_worker(const PluginRecord& p
     ++state.failures;
   }
   if (!state.unavailable.empty()) {
-    answer.decided = unrun_cell(plugin, request, status::unavailable, state.unavailable);
+    answer.decided = unrun_cell(plugin, request, CellStatus::unavailable, state.unavailable);
     return answer;
   }
   if (state.failures > settings_.max_restarts && !held) {
     answer.decided = unrun_cell(
-        plugin, request, status::skipped,
+        plugin, request, CellStatus::skipped,
         "the worker of " + plugin.name + " crashed or timed out " + std::to_string(state.failures) +
             " times (restarted " + std::to_string(settings_.max_restarts) +
             " times, the --max-restarts limit): its remaining cells are not run");
@@ -530,7 +530,7 @@ CellResult WorkerPool::cell_of_reply(const PluginRecord& plugin, const CellReque
       if (answers(cell, plugin, request)) {
         // A plugin that failed may have left its process unusable (a sticky CUDA error, leaked
         // memory): its next cell gets a fresh worker. Not counted against --max-restarts.
-        if (cell.status == status::error || cell.status == status::oom) {
+        if (cell.status == CellStatus::error || cell.status == CellStatus::oom) {
           retire(worker);
           state.worker.reset();
         }

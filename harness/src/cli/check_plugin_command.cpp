@@ -88,14 +88,21 @@ struct KernelCheck {
   std::size_t unsupported = 0;
   std::string first_unsupported;  // the kernel's (or its declared limit's) reason, as it said it
   std::size_t skipped = 0;        // not run after the kernel crashed or hung on an earlier problem
-  std::set<std::string> error_statuses;
+  std::set<CellStatus> error_statuses;
   std::vector<std::string> findings;  // one line per problem that did not verify
 };
+
+// The kernel's error statuses by name, in alphabetical order: "crashed, timeout".
+std::string error_statuses_text(const KernelCheck& check) {
+  std::set<std::string> names;
+  for (CellStatus error : check.error_statuses) names.insert(to_string(error));
+  return join(std::vector<std::string>(names.begin(), names.end()));
+}
 
 // One line for a cell that did not verify: where, the status, the message, what was compared.
 std::string finding_for(const Workload& workload, const CellResult& cell) {
   std::string line =
-      cell.distribution + " n=" + shape_text(workload, cell.shape) + ": " + cell.status;
+      cell.distribution + " n=" + shape_text(workload, cell.shape) + ": " + to_string(cell.status);
   if (!cell.message.empty()) line += ": " + printable_text(cell.message);
   if (cell.verification && !cell.verification->passed) {
     const Verification& v = *cell.verification;
@@ -106,25 +113,26 @@ std::string finding_for(const Workload& workload, const CellResult& cell) {
 }
 
 void count(KernelCheck& check, const Workload& workload, const CellResult& cell) {
-  if (cell.status == status::skipped) {
+  if (cell.status == CellStatus::skipped) {
     ++check.skipped;  // its worker had crashed too often: the crashes themselves are counted
     return;
   }
   ++check.problems;
-  if (cell.status == status::ok) {
+  if (cell.status == CellStatus::ok) {
     ++check.verified;
     return;
   }
-  if (cell.status == status::unsupported) {
+  if (cell.status == CellStatus::unsupported) {
     ++check.unsupported;  // a limit the kernel declares or reports: not a fault
     if (check.first_unsupported.empty()) check.first_unsupported = cell.message;
     return;
   }
-  if (cell.status == status::failed) {
+  if (cell.status == CellStatus::failed) {
     ++check.failed;
   } else {
     ++check.errors;
-    check.error_statuses.insert(cell.status);
+    // A cell this harness ran has a status of its table.
+    if (cell.status.known) check.error_statuses.insert(*cell.status.known);
   }
   check.findings.push_back(finding_for(workload, cell));
 }
@@ -186,9 +194,8 @@ std::vector<const KernelRecord*> kernels_without_workload(const PluginRecord& pl
 void print_kernel_line(std::ostream& out, const KernelRecord& kernel, const KernelCheck& check) {
   out << "  " << kernel.workload << "/" << kernel.variant << ": ";
   if (check.errors > 0) {
-    std::vector<std::string> statuses(check.error_statuses.begin(), check.error_statuses.end());
     out << "ERROR on " << check.errors << " of " << check.problems << " problems ("
-        << join(statuses) << ")";
+        << error_statuses_text(check) << ")";
     if (check.failed > 0) out << ", wrong answers on " << check.failed;
   } else if (check.failed > 0) {
     out << "WRONG ANSWER on " << check.failed << " of " << check.problems << " problems";
@@ -325,10 +332,10 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
     }
     current_workload = workload.name();
     for (const PlannedCell& cell : problem.cells) {
-      if (!cell.status.empty() || stop_requested()) continue;
+      if (!cell.to_run() || stop_requested()) continue;
       KernelCheck& check = checks[cell.kernel];
-      if (check.error_statuses.count(status::crashed) ||
-          check.error_statuses.count(status::timeout)) {
+      if (check.error_statuses.count(CellStatus::crashed) ||
+          check.error_statuses.count(CellStatus::timeout)) {
         ++check.skipped;
         continue;
       }
@@ -364,8 +371,8 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
     const KernelCheck& check = checks[kernel];
     if (check.errors > 0) {
       ++errors;
-      std::vector<std::string> statuses(check.error_statuses.begin(), check.error_statuses.end());
-      erring.push_back(kernel->workload + "/" + kernel->variant + " (" + join(statuses) + ")");
+      erring.push_back(kernel->workload + "/" + kernel->variant + " (" +
+                       error_statuses_text(check) + ")");
     } else if (check.failed > 0) {
       ++failed;
     } else if (check.verified == 0) {

@@ -76,7 +76,7 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
         std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     cell.verification = verify_over_ranks(spec, *steps, exchange);
     if (!cell.verification->passed) {
-      cell.status = status::failed;
+      cell.status = CellStatus::failed;
       cell.message = "wrong answer: " + cell.verification->detail;
     }
     for (int i = 0; i < settings.warmup; ++i) steps->run();
@@ -119,7 +119,7 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
     }
     record.keys_per_rank = steps->keys_per_rank();
 
-    if (cell.status == status::ok) {
+    if (cell.status == CellStatus::ok) {
       // The timed passes must produce the answer too.
       steps->poison();
       steps->run();
@@ -127,16 +127,16 @@ CellResult measure_distributed_cell(const DistributedCellSpec& spec, const Plugi
       const Verification again = verify_over_ranks(spec, *steps, exchange);
       if (!again.passed) {
         cell.verification = again;
-        cell.status = status::failed;
+        cell.status = CellStatus::failed;
         cell.message = "the timed passes did not produce the answer: " + again.detail;
       }
     }
   } catch (const PluginCallError& e) {
     end_cell(cell, cell_status_for(e.status()), e.what());
   } catch (const ExchangeTimeout& e) {
-    end_cell(cell, status::error, e.what());
+    end_cell(cell, CellStatus::error, e.what());
   } catch (const std::bad_alloc&) {
-    end_cell(cell, status::oom, "the harness ran out of host memory for this problem");
+    end_cell(cell, CellStatus::oom, "the harness ran out of host memory for this problem");
   }
   cell.distributed = record;
   return cell;

@@ -74,7 +74,7 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
       workload ? plugin.find_kernel(workload->kernel_workload(), request.variant) : nullptr;
   if (kernel == nullptr) {
     return unrun_cell(
-        plugin, request, status::error,
+        plugin, request, CellStatus::error,
         "no kernel " + request.workload + "/" + request.variant + " in " + plugin.path);
   }
   // This rank's session and problem, then every rank learns whether each has them: a rank that
@@ -85,18 +85,18 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
     problem_for(request, all_->ranks());
   } catch (const PluginCallError& e) {
     unavailable_.emplace(plugin.name, e.what());
-    cannot = unrun_cell(plugin, request, status::unavailable, e.what());
+    cannot = unrun_cell(plugin, request, CellStatus::unavailable, e.what());
   } catch (const std::bad_alloc&) {
-    cannot = unrun_cell(plugin, request, status::oom, kNoMemoryForProblem);
+    cannot = unrun_cell(plugin, request, CellStatus::oom, kNoMemoryForProblem);
   }
   if (auto it = unavailable_.find(plugin.name); it != unavailable_.end() && !cannot) {
-    cannot = unrun_cell(plugin, request, status::unavailable, it->second);
+    cannot = unrun_cell(plugin, request, CellStatus::unavailable, it->second);
   }
   const std::vector<std::int64_t> missing = all_->allgather({cannot ? 1 : 0});
   if (cannot) return cannot;
   for (std::size_t r = 0; r < missing.size(); ++r) {
     if (missing[r] != 0) {
-      return unrun_cell(plugin, request, status::error,
+      return unrun_cell(plugin, request, CellStatus::error,
                         "rank " + std::to_string(r) +
                             " could not run this cell (its own cell says why): it needs "
                             "every rank");
@@ -119,11 +119,11 @@ std::optional<CellResult> DistributedSource::run(const PluginRecord& plugin,
   CellResult& cell = *measured;
   if (all_->ranks() == 1 && cell.kernel) {
     cell.distributed->one_rank_ms = cell.kernel->median_ms;
-  } else if (all_->rank() == 0 && cell.status == status::ok && !stop_requested()) {
+  } else if (all_->rank() == 0 && cell.status == CellStatus::ok && !stop_requested()) {
     // The same cell on one rank alone, the others waiting at their next meeting.
     try {
       const CellResult alone = measure_on(*alone_);
-      if (alone.status == status::ok && alone.kernel) {
+      if (alone.status == CellStatus::ok && alone.kernel) {
         cell.distributed->one_rank_ms = alone.kernel->median_ms;
       }
     } catch (const std::bad_alloc&) {

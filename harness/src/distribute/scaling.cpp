@@ -19,7 +19,7 @@ void apply_scaling(std::vector<CellResult>& cells) {
   for (const CellResult& cell : cells) {
     if (!cell.distributed) continue;
     Job& job = jobs[key(cell)];
-    job.all_ok = job.all_ok && cell.status == status::ok && cell.kernel.has_value();
+    job.all_ok = job.all_ok && cell.status == CellStatus::ok && cell.kernel.has_value();
     if (cell.kernel) job.slowest_ms = std::max(job.slowest_ms.value_or(0), cell.kernel->median_ms);
     if (cell.rank <= 0 && cell.distributed->one_rank_ms) {
       job.one_rank_ms = cell.distributed->one_rank_ms;

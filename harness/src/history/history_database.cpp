@@ -484,7 +484,7 @@ std::vector<CellPoint> HistoryDatabase::cells(const CellFilter& filter) {
     p.size = query.text(10);
     p.plugin = query.text(11);
     p.variant = query.text(12);
-    p.status = query.text(13);
+    p.status = status_read(query.text(13));
     p.n = query.integer(14);
     p.median_ms = query.real(15);
     p.q1_ms = query.real(16);

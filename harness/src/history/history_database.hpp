@@ -6,6 +6,7 @@
 
 #include "history/cell_filter.hpp"
 #include "history/sqlite_handle.hpp"
+#include "measure/cell_result.hpp"
 #include "results/results_reader.hpp"
 
 #include <cstdint>
@@ -48,7 +49,8 @@ struct CellPoint {
   std::string git_commit;
   std::int64_t machine_id = 0;
   std::string machine;
-  std::string workload, distribution, size, plugin, variant, status;
+  std::string workload, distribution, size, plugin, variant;
+  StatusText status;  // as stored: the file's text, a status this build lacks kept as read
   std::int64_t n = 0;
   std::optional<double> median_ms, q1_ms, q3_ms, gbps, percent_of_peak;
 };

@@ -95,11 +95,10 @@ std::vector<TextTable> trend_tables(const std::vector<CellPoint>& points) {
       std::string versus;
       if (first && p->median_ms && *first > 0) versus = percent(*p->median_ms / *first - 1);
       TableRow row;
-      row.cells = {p->run_time,      short_commit(p->git_commit),
-                   ms(p->median_ms), ms(p->q1_ms),
-                   ms(p->q3_ms),     versus,
-                   p->status,        p->source_file};
-      row.alert = p->status != status::ok;
+      row.cells = {
+          p->run_time, short_commit(p->git_commit), ms(p->median_ms), ms(p->q1_ms), ms(p->q3_ms),
+          versus,      to_string(p->status),        p->source_file};
+      row.alert = p->status != CellStatus::ok;
       table.rows.push_back(row);
     }
     table.notes.push_back("q1 and q3: the quartiles of the run's repetition times");
@@ -174,7 +173,7 @@ ChangeReport changes_table(const std::vector<CellPoint>& points, const ChangeSet
   for (const auto& series : series_of(points)) {
     std::vector<const CellPoint*> timed;
     for (const CellPoint* p : series) {
-      if (p->status == status::ok && p->median_ms) timed.push_back(p);
+      if (p->status == CellStatus::ok && p->median_ms) timed.push_back(p);
     }
     std::vector<double> values;
     for (const CellPoint* p : timed) values.push_back(*p->median_ms);

@@ -21,7 +21,7 @@ CellResult named_cell(const PluginRecord& plugin, const std::string& workload,
 
 CellResult unrun_cell(const PluginRecord& plugin, const std::string& workload,
                       const std::string& variant, const std::string& distribution,
-                      const Shape& shape, const std::string& status, const std::string& message) {
+                      const Shape& shape, CellStatus status, const std::string& message) {
   CellResult cell = named_cell(plugin, workload, variant, distribution, shape);
   cell.status = status;
   cell.message = message;

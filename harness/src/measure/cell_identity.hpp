@@ -17,6 +17,6 @@ CellResult named_cell(const PluginRecord& plugin, const std::string& workload,
 // The same cell, decided without a measurement: `status` and why.
 CellResult unrun_cell(const PluginRecord& plugin, const std::string& workload,
                       const std::string& variant, const std::string& distribution,
-                      const Shape& shape, const std::string& status, const std::string& message);
+                      const Shape& shape, CellStatus status, const std::string& message);
 
 }  // namespace plugbench

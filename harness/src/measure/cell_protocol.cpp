@@ -189,30 +189,30 @@ TransferResult measure_transfers(const ProblemData& problem, const PluginSession
 // A call that ended the cell early decides its status, except over a wrong answer: a failed
 // verification is never hidden by what a later call reported (PB_UNSUPPORTED after a wrong answer
 // would otherwise pass for a kernel that merely refused the problem).
-void end_cell(CellResult& cell, const char* status_now, const std::string& message) {
-  if (cell.status == status::failed) {
-    cell.message +=
-        "; a later call then ended the cell (" + std::string(status_now) + "): " + message;
+void end_cell(CellResult& cell, CellStatus status_now, const std::string& message) {
+  if (cell.status == CellStatus::failed) {
+    cell.message += "; a later call then ended the cell (" + std::string(to_string(status_now)) +
+                    "): " + message;
     return;
   }
   cell.status = status_now;
   cell.message = message;
 }
 
-const char* cell_status_for(pb_status code) {
+CellStatus cell_status_for(pb_status code) {
   switch (code) {
     case PB_OK:
-      return status::ok;
+      return CellStatus::ok;
     case PB_UNSUPPORTED:
-      return status::unsupported;
+      return CellStatus::unsupported;
     case PB_OUT_OF_MEMORY:
-      return status::oom;
+      return CellStatus::oom;
     case PB_UNAVAILABLE:
-      return status::unavailable;
+      return CellStatus::unavailable;
     case PB_ERROR:
       break;
   }
-  return status::error;
+  return CellStatus::error;
 }
 
 int automatic_repetitions(double call_ms, double cell_budget_seconds) {
@@ -256,7 +256,7 @@ struct OpenCell::State {
         settings(settings_in),
         telemetry(t) {}
 
-  void end(const char* status_now, const std::string& message) {
+  void end(CellStatus status_now, const std::string& message) {
     end_cell(cell, status_now, message);
     ended = true;
   }
@@ -284,7 +284,7 @@ void OpenCell::State::open() {
   cell.flags = kernel.flags;
   cell.traffic = workload.traffic(problem, reference);
   if (kernel.max_n != 0 && problem.shape.n > kernel.max_n) {
-    cell.status = status::unsupported;
+    cell.status = CellStatus::unsupported;
     cell.message = "n = " + std::to_string(problem.shape.n) + " exceeds the kernel's limit of " +
                    std::to_string(kernel.max_n);
     ended = true;
@@ -304,7 +304,7 @@ void OpenCell::State::open() {
                                            *buffers, *timer, call_ms, Guards::fill);
     cell.verification = first.recorded();
     if (!first.passed()) {
-      cell.status = status::failed;
+      cell.status = CellStatus::failed;
       cell.message = first.failure();
     }
     for (int i = 0; i < settings.warmup; ++i) call_kernel(session, kernel, params, buffers->view);
@@ -332,7 +332,7 @@ void OpenCell::State::open() {
   } catch (const PluginCallError& e) {
     end(cell_status_for(e.status()), e.what());
   } catch (const std::bad_alloc&) {
-    end(status::oom, "the harness ran out of host memory for this problem");
+    end(CellStatus::oom, "the harness ran out of host memory for this problem");
   }
 }
 
@@ -394,7 +394,7 @@ std::optional<double> OpenCell::take_sample() {
     s.end(cell_status_for(e.status()), e.what());
   } catch (const std::bad_alloc&) {
     s.close_window();
-    s.end(status::oom, "the harness ran out of host memory for this problem");
+    s.end(CellStatus::oom, "the harness ran out of host memory for this problem");
   }
   return std::nullopt;
 }
@@ -440,7 +440,7 @@ void OpenCell::State::finish() {
       }
     }
 
-    if (cell.status == status::ok) {
+    if (cell.status == CellStatus::ok) {
       // A kernel that did the work only on the checked call and returned at once afterwards would
       // be verified and timed at an impossible speed: the timed calls must produce the answer too.
       // After the telemetry windows, which hold the samples alone.
@@ -449,7 +449,7 @@ void OpenCell::State::finish() {
                                              *buffers, *timer, ignored_ms, Guards::keep);
       if (!again.passed()) {
         cell.verification = again.recorded();
-        cell.status = status::failed;
+        cell.status = CellStatus::failed;
         cell.message = !again.breaches.empty()
                            ? "after the timed calls: " + again.failure()
                            : "the timed calls did not produce the answer: outputs poisoned "
@@ -482,7 +482,7 @@ void OpenCell::State::finish() {
   } catch (const PluginCallError& e) {
     end(cell_status_for(e.status()), e.what());
   } catch (const std::bad_alloc&) {
-    end(status::oom, "the harness ran out of host memory for this problem");
+    end(CellStatus::oom, "the harness ran out of host memory for this problem");
   }
 }
 

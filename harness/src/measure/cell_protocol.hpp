@@ -67,9 +67,9 @@ CellResult measure_cell(const Workload& workload, const ProblemData& problem,
 
 // Ends `cell` early with `status_now` and `message`, except over a wrong answer: a failed
 // verification is never hidden by what a later call reported; the message then says both.
-void end_cell(CellResult& cell, const char* status_now, const std::string& message);
+void end_cell(CellResult& cell, CellStatus status_now, const std::string& message);
 
 // The status name for a plugin's pb_status.
-const char* cell_status_for(pb_status status);
+CellStatus cell_status_for(pb_status status);
 
 }  // namespace plugbench

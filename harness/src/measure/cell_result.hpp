@@ -18,26 +18,75 @@
 
 namespace plugbench {
 
-// Cell statuses as they appear in the JSON.
-namespace status {
-inline constexpr const char* ok = "ok";                    // ran and verified
-inline constexpr const char* failed = "failed";            // ran, but the answer is wrong
-inline constexpr const char* unavailable = "unavailable";  // the plugin cannot run here
-inline constexpr const char* unsupported = "unsupported";  // the kernel refuses this problem
-inline constexpr const char* error = "error";              // the plugin reported an error
-inline constexpr const char* oom = "oom";                  // the problem does not fit in memory
-inline constexpr const char* crashed = "crashed";          // the worker process died in the cell
-inline constexpr const char* timeout = "timeout";          // no result within --timeout seconds
-// Not run: the plugin's worker crashed or timed out more often than --max-restarts allows.
-inline constexpr const char* skipped = "skipped";
-}  // namespace status
+// What became of a cell; its text in a results file is its name in kCellStatusNames.
+enum class CellStatus {
+  ok,           // ran and verified
+  failed,       // ran, but the answer is wrong
+  unavailable,  // the plugin cannot run here
+  unsupported,  // the kernel refuses this problem
+  error,        // the plugin reported an error
+  oom,          // the problem does not fit in memory
+  crashed,      // the worker process died in the cell
+  timeout,      // no result within --timeout seconds
+  // Not run: the plugin's worker crashed or timed out more often than --max-restarts allows.
+  skipped,
+};
+
+inline constexpr EnumName<CellStatus> kCellStatusNames[] = {
+    {CellStatus::ok, "ok"},
+    {CellStatus::failed, "failed"},
+    {CellStatus::unavailable, "unavailable"},
+    {CellStatus::unsupported, "unsupported"},
+    {CellStatus::error, "error"},
+    {CellStatus::oom, "oom"},
+    {CellStatus::crashed, "crashed"},
+    {CellStatus::timeout, "timeout"},
+    {CellStatus::skipped, "skipped"}};
+
+inline const char* to_string(CellStatus cell_status) {
+  return name_in(kCellStatusNames, cell_status);
+}
 
 // Statuses where the plugin itself went wrong (error, oom, crashed, timeout), as against a wrong
 // answer (failed) or a cell that cannot run here (unavailable, unsupported) or was not run
 // (skipped).
-inline bool is_error_status(const std::string& cell_status) {
-  return cell_status == status::error || cell_status == status::oom ||
-         cell_status == status::crashed || cell_status == status::timeout;
+inline bool is_error_status(CellStatus cell_status) {
+  return cell_status == CellStatus::error || cell_status == CellStatus::oom ||
+         cell_status == CellStatus::crashed || cell_status == CellStatus::timeout;
+}
+
+// A cell's status as a results file (or the history) holds it. Not a bare CellStatus: a file may
+// hold a status this build's table lacks (another harness's, a hand edit), and the tables print
+// it, the history stores it and compare shows it as written, so such a text is kept (`unknown`,
+// with `known` none) rather than lost or refused. A status the harness decides is always known.
+// Default: no status, the text "" (a side or history row not yet read).
+struct StatusText {
+  StatusText() = default;
+  StatusText(CellStatus cell_status) : known(cell_status) {}  // NOLINT: implicit, a status is one
+
+  std::optional<CellStatus> known;
+  std::string unknown;  // the file's text, where kCellStatusNames lacks it
+
+  bool operator==(const StatusText&) const = default;
+  bool operator==(CellStatus cell_status) const { return known == cell_status; }
+};
+
+// `text` as a status: the table's value, or the text kept as read.
+inline StatusText status_read(const std::string& text) {
+  StatusText read;
+  read.known = value_named(kCellStatusNames, text);
+  if (!read.known) read.unknown = text;
+  return read;
+}
+
+// The text a results file holds for `cell_status`: its name, or the text it was read as.
+inline std::string to_string(const StatusText& cell_status) {
+  return cell_status.known ? to_string(*cell_status.known) : cell_status.unknown;
+}
+
+// A status the table lacks is no error of a plugin's: it counts as none of the statuses above.
+inline bool is_error_status(const StatusText& cell_status) {
+  return cell_status.known && is_error_status(*cell_status.known);
 }
 
 // Copy-in, kernel and copy-out timed in one sample, with one kind of host memory.
@@ -151,7 +200,7 @@ struct CellResult {
   std::string distribution;
   std::string size_text;
   Shape shape;
-  std::string status = status::ok;
+  StatusText status = CellStatus::ok;
   std::string message;
   std::uint32_t flags = 0;
   std::optional<MemorySpace> memory_space;  // none: a file's text that kMemorySpaceNames lacks

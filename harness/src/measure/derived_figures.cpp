@@ -55,7 +55,7 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                     bool caches_flushed) {
   const CellResult* base = nullptr;
   for (const CellResult& cell : cells) {
-    if (cell.plugin == baseline && cell.status == status::ok && cell.kernel) {
+    if (cell.plugin == baseline && cell.status == CellStatus::ok && cell.kernel) {
       base = &cell;
       break;
     }
@@ -105,7 +105,7 @@ void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
       }
     }
     // A wrong answer's time was measured, but a speedup would rank it.
-    if (base && cell.status == status::ok) {
+    if (base && cell.status == CellStatus::ok) {
       std::vector<double> ratios;
       for (const RoundPair& pair : pairs_by_round(cell, *base)) {
         ratios.push_back(base->kernel->samples_ms[pair.other_sample] /

@@ -3,7 +3,6 @@
 
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
-#include "measure/cell_result.hpp"
 #include "plan/sizes.hpp"
 
 #include <algorithm>
@@ -230,7 +229,7 @@ class VariantFilter {
 std::size_t Matrix::cells_to_run() const {
   std::size_t count = 0;
   for (const PlannedProblem& problem : problems) {
-    for (const PlannedCell& cell : problem.cells) count += cell.status.empty() ? 1 : 0;
+    for (const PlannedCell& cell : problem.cells) count += cell.to_run() ? 1 : 0;
   }
   return count;
 }
@@ -299,7 +298,7 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
         PlannedProblem problem{{workload, distribution, shape, text}, {}};
         for (const PluginRecord* plugin : matrix.plugins) {
           if (plugin->state != PluginState::available) {
-            problem.cells.push_back({plugin, nullptr, status::unavailable, plugin->reason});
+            problem.cells.push_back({plugin, nullptr, CellStatus::unavailable, plugin->reason});
             continue;
           }
           bool has_workload = false;
@@ -308,12 +307,12 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
             has_workload = true;
             variants_seen.insert(plugin->name + "/" + kernel.variant);
             if (variant_filter.wants(plugin->name, kernel)) {
-              problem.cells.push_back({plugin, &kernel, "", ""});
+              problem.cells.push_back({plugin, &kernel, std::nullopt, ""});
             }
           }
           if (!has_workload && plugins_named) {
             problem.cells.push_back(
-                {plugin, nullptr, status::unsupported,
+                {plugin, nullptr, CellStatus::unsupported,
                  plugin->name + " has no kernel for " + workload->kernel_workload()});
           }
         }

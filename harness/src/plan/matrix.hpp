@@ -2,10 +2,12 @@
 #pragma once
 
 #include "load/plugin_loader.hpp"
+#include "measure/cell_result.hpp"
 #include "plan/plan_settings.hpp"
 #include "workload.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,8 +25,10 @@ struct ProblemSpec {
 struct PlannedCell {
   const PluginRecord* plugin = nullptr;
   const KernelRecord* kernel = nullptr;  // null when decided without a kernel
-  std::string status;                    // empty: to run
+  std::optional<CellStatus> status;      // none: to run
   std::string message;
+
+  bool to_run() const { return !status; }
 };
 
 struct PlannedProblem {

@@ -40,7 +40,7 @@ std::string plan_fingerprint(const Matrix& matrix) {
       text += spec.workload->name() + " " + spec.distribution +
               " n=" + std::to_string(spec.shape.n) + " " + cell.plugin->name + "/" +
               (cell.kernel ? cell.kernel->variant : "") +
-              (cell.status.empty() ? "" : " (" + cell.status + ")") + "\n";
+              (cell.to_run() ? "" : " (" + std::string(to_string(*cell.status)) + ")") + "\n";
     }
   }
   return text;

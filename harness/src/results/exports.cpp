@@ -22,7 +22,7 @@ std::optional<double> bytes_moved(const CellResult& cell) {
 }
 
 bool exported(const CellResult& cell) {
-  return cell.status == status::ok && cell.kernel;
+  return cell.status == CellStatus::ok && cell.kernel;
 }
 
 nlohmann::json gbench_context(const RunContext& run, const std::vector<CellResult>& cells) {
@@ -119,7 +119,7 @@ std::vector<std::string> cells_left_out(const ResultsFile& file) {
   std::vector<std::string> left;
   for (const CellResult& cell : cells_of(file)) {
     if (!exported(cell))
-      left.push_back(export_name(cell) + ": " + cell.status + ": " + cell.message);
+      left.push_back(export_name(cell) + ": " + to_string(cell.status) + ": " + cell.message);
   }
   return left;
 }
@@ -138,7 +138,8 @@ void for_each_gbench_entry(const ResultsFile& file, bool error_entries,
       nlohmann::json entry = gbench_entry(name, family++, cell);
       entry["run_type"] = "iteration";
       entry["error_occurred"] = true;
-      entry["error_message"] = cell.status + (cell.message.empty() ? "" : ": " + cell.message);
+      entry["error_message"] =
+          to_string(cell.status) + (cell.message.empty() ? "" : ": " + cell.message);
       take(std::move(entry));
       continue;
     }

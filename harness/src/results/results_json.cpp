@@ -147,7 +147,7 @@ nlohmann::json to_json(const CellResult& cell) {
   j["shape"] = {{"width", cell.shape.width}, {"height", cell.shape.height}};
   j["size"] = cell.size_text;
   j["distribution"] = cell.distribution;
-  j["status"] = cell.status;
+  j["status"] = to_string(cell.status);
   j["message"] = cell.message;
   j["flags"] = flag_names(cell.flags);
   j["memory_space"] = to_string(cell.memory_space);
@@ -336,7 +336,7 @@ CellResult cell_from_json(const nlohmann::json& j) {
   cell.shape.height = json_integer<std::uint64_t>(j.at("shape").at("height"));
   cell.size_text = j.at("size").get<std::string>();
   cell.distribution = j.at("distribution").get<std::string>();
-  cell.status = j.at("status").get<std::string>();
+  cell.status = status_read(j.at("status").get<std::string>());
   cell.message = j.at("message").get<std::string>();
   cell.flags = flags_from_names(j.at("flags"));
   cell.memory_space = value_named(kMemorySpaceNames, j.at("memory_space").get<std::string>());

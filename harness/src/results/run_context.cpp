@@ -107,7 +107,8 @@ nlohmann::json setting_as_read(const nlohmann::json& j, const SettingField& fiel
 SettingsFacts settings_from_json(const nlohmann::json& j) {
   SettingsFacts settings;
   for (const SettingField& field : kRunSettingFields) {
-    settings.measure[field.key] = setting_as_read(j, field);
+    nlohmann::json as_read = setting_as_read(j, field);
+    if (!field.read(as_read, settings.measure)) settings.unread[field.key] = std::move(as_read);
   }
   settings.order = text_at(j, "/order");
   settings.order_seed = count_of(j, "order_seed");
@@ -132,7 +133,8 @@ nlohmann::json to_json(const SettingsFacts& settings) {
       {"max_restarts", settings.max_restarts},
       {"mpi_sync", settings.mpi_sync}};
   if (settings.outlier_threshold) j["outlier_threshold"] = *settings.outlier_threshold;
-  j.update(settings.measure);
+  j.update(to_json(settings.measure));
+  for (const auto& [key, as_read] : settings.unread) j[key] = as_read;
   return j;
 }
 
@@ -215,10 +217,15 @@ std::optional<int> rank_number(const nlohmann::json& value, const std::string& p
 }  // namespace
 
 std::string setting_text(const SettingsFacts& settings, const char* key) {
-  const auto found = settings.measure.find(key);
-  if (found == settings.measure.end()) return "";
-  if (found->is_string()) return found->get<std::string>();
-  return found->dump();
+  const auto row =
+      std::find_if(std::begin(kRunSettingFields), std::end(kRunSettingFields),
+                   [key](const SettingField& field) { return field.key == std::string(key); });
+  if (row == std::end(kRunSettingFields)) return "";
+  const auto unread = settings.unread.find(key);
+  const nlohmann::json value =
+      unread != settings.unread.end() ? unread->second : row->write(settings.measure);
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
 }
 
 nlohmann::json to_json(const HostFacts& host) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,10 +49,14 @@ struct PluginFacts {
 
 // The settings of a run, as its stages' settings name them (a number missing from a file is 0).
 struct SettingsFacts {
-  // JSON: how cells were measured, one key per row of kRunSettingFields (a RunSettings written by
-  // its table, or a file's keys read leniently by each row's form), so that a new setting of the
-  // workers needs no field here; setting_text reads one.
-  nlohmann::json measure = nlohmann::json::object();
+  // How cells were measured: the workers' settings, a file's read through kRunSettingFields's
+  // rows (each key leniently by its row's form), so that a new one needs no field here.
+  RunSettings measure;
+  // A file's value that its row does not read, by key, kept as read (its field keeps its default):
+  // a name this build's table lacks, a repetitions text other than "automatic", a count beyond an
+  // int, or "" for a name that is missing. The tables show it and the file is written with it as
+  // it was: the file may come from a harness with other values.
+  std::map<std::string, nlohmann::json> unread;
   std::string order;                        // "interleaved" or "sequential"
   std::optional<std::uint64_t> order_seed;  // of the interleaved rounds' random order
   std::string baseline;                     // the plugin speedups are relative to
@@ -111,8 +116,9 @@ struct RunContext {
   std::optional<MpiFacts> mpi;                  // nullopt: a run of one process
 };
 
-// The measurement setting `key` as the tables show it: its name or count ("cold", "automatic",
-// "10"), "" where the file had none.
+// The measurement setting `key` (a row of kRunSettingFields) as the tables show it: its name or
+// count ("cold", "automatic", "10"), or the file's value as written where its row did not read it
+// ("" where the file had none); "" for a key no row has.
 std::string setting_text(const SettingsFacts& settings, const char* key);
 
 nlohmann::json to_json(const HostFacts& host);

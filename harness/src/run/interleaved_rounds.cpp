@@ -66,12 +66,12 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
   std::size_t to_run = 0;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     slots[i].planned = &planned.cells[i];
-    to_run += planned.cells[i].status.empty() ? 1 : 0;
+    to_run += planned.cells[i].to_run() ? 1 : 0;
   }
   std::string cells_text = std::to_string(to_run) + " cells in rounds";
   if (to_run == 1) {
     for (const PlannedCell& cell : planned.cells) {
-      if (cell.status.empty()) cells_text = cell.plugin->name + "/" + cell.kernel->variant;
+      if (cell.to_run()) cells_text = cell.plugin->name + "/" + cell.kernel->variant;
     }
   }
   progress.start_cells(label + "  " + cells_text, to_run);
@@ -117,7 +117,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
 
   for (std::size_t i = 0; i < slots.size() && !halted; ++i) {
     Slot& slot = slots[i];
-    if (!slot.planned->status.empty()) {
+    if (!slot.planned->to_run()) {
       slot.result = decided_cell(spec, *slot.planned);
       continue;
     }
@@ -127,7 +127,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
     // A cell that does not fit beside the problem's other open cells (each holds its buffers until
     // it is finished) may fit alone: it is measured after them, in rounds of its own. Not where
     // the ranks meet before every cell (--mpi-sync lockstep), whose meetings would then differ.
-    if (beside_others && slot.result && slot.result->status == status::oom &&
+    if (beside_others && slot.result && slot.result->status == CellStatus::oom &&
         !meetings.lockstep()) {
       slot.result.reset();
       slot.apart = true;
@@ -203,7 +203,7 @@ std::vector<CellResult> measure_in_rounds(const PlannedProblem& planned, CellSou
   for (Slot& slot : slots) {
     if (!slot.result || (stopped && slot.open)) continue;  // dropped: open when the run stopped
     CellResult& cell = *slot.result;
-    if (slot.planned->status.empty()) cell.machine_load = load;
+    if (slot.planned->to_run()) cell.machine_load = load;
     // The rounds are the samples' only where the cell kept every sample the rounds saw.
     if (cell.kernel && cell.kernel->samples_ms.size() == slot.rounds.round.size() &&
         !slot.rounds.round.empty()) {

@@ -49,7 +49,7 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
       spec.workload->name() + " n=" + describe_count(spec.shape.n) + " " + spec.distribution;
   std::vector<CellResult> cells;
   for (const PlannedCell& planned_cell : planned.cells) {
-    if (!planned_cell.status.empty()) {
+    if (!planned_cell.to_run()) {
       cells.push_back(decided_cell(spec, planned_cell));
       continue;
     }
@@ -82,7 +82,7 @@ std::vector<CellResult> measure_problem(const PlannedProblem& planned, CellSourc
 
 std::size_t cells_to_run(const PlannedProblem& planned) {
   std::size_t count = 0;
-  for (const PlannedCell& cell : planned.cells) count += cell.status.empty() ? 1 : 0;
+  for (const PlannedCell& cell : planned.cells) count += cell.to_run() ? 1 : 0;
   return count;
 }
 
@@ -144,13 +144,13 @@ CellRequest request_for(const ProblemSpec& spec, const PlannedCell& planned,
 CellResult decided_cell(const ProblemSpec& spec, const PlannedCell& planned) {
   return unrun_cell(*planned.plugin, spec.workload->name(),
                     planned.kernel ? planned.kernel->variant : "", spec.distribution, spec.shape,
-                    planned.status, planned.message);
+                    *planned.status, planned.message);
 }
 
 int exit_code_for(const std::vector<CellResult>& cells) {
   bool failed = false, errored = false;
   for (const CellResult& cell : cells) {
-    failed = failed || cell.status == status::failed;
+    failed = failed || cell.status == CellStatus::failed;
     errored = errored || cell.counts_as_error();
   }
   if (errored) return kExitCellError;
@@ -243,7 +243,7 @@ std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
       continue;
     }
     for (const PlannedCell& cell : problem.cells) {
-      if (cell.status.empty() && cell.plugin->memory_space != MemorySpace::device) {
+      if (cell.to_run() && cell.plugin->memory_space != MemorySpace::device) {
         patterns.push_back(*pattern);
         break;
       }

@@ -15,7 +15,7 @@ namespace {
 
 SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
   SettingsFacts settings;
-  settings.measure = to_json(options.measure);
+  settings.measure = options.measure;
   settings.order = to_string(options.order);
   if (options.order == MeasurementOrder::interleaved) settings.order_seed = run.order_seed;
   settings.baseline = options.plan.baseline;
