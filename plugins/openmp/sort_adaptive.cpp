@@ -55,6 +55,4 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .description = "lsd_radix_combining, or msd_buckets where a sample of the keys "
                                  "shows a digit with few values",
                   .run = sort_adaptive,
-                  // Opt-in until a 16-thread host has measured it beside the two it picks from.
-                  .flags = PB_KERNEL_OPT_IN,
                   .workspace = cpu::radix_workspace});
