@@ -185,7 +185,8 @@ PLUGBENCH_KERNEL(
     {.workload = "compact",
      .variant = "cached_chunks",
      .description = "two passes per L2-sized chunk, packed in L1 (AVX-512 compress), streamed",
-     .run = compact_cached_chunks<openmp::kChunkPerThread>});
+     .run = compact_cached_chunks<openmp::kChunkPerThread>,
+     .flags = PB_KERNEL_OPT_IN});
 
 PLUGBENCH_KERNEL({.workload = "compact",
                   .variant = "cached_chunks_512k",
@@ -202,5 +203,4 @@ PLUGBENCH_KERNEL({.workload = "compact",
 PLUGBENCH_KERNEL({.workload = "compact",
                   .variant = "packed_lookback",
                   .description = "packed_chunks with chunks in order and a look-back, no barrier",
-                  .run = compact_packed_chunks<true>,
-                  .flags = PB_KERNEL_OPT_IN});
+                  .run = compact_packed_chunks<true>});

@@ -112,7 +112,8 @@ PLUGBENCH_KERNEL(
     {.workload = "dot",
      .variant = "simd",
      .description = "a part per thread, the double sum over vector lanes, widest vector ISA",
-     .run = dot_parts<dot_part, 1>});
+     .run = dot_parts<dot_part, 1>,
+     .flags = PB_KERNEL_OPT_IN});
 
 PLUGBENCH_KERNEL({.workload = "dot",
                   .variant = "streams1",
@@ -123,5 +124,4 @@ PLUGBENCH_KERNEL({.workload = "dot",
 PLUGBENCH_KERNEL({.workload = "dot",
                   .variant = "streams2",
                   .description = "simd over two halves of each part read side by side (4 streams)",
-                  .run = dot_parts<dot_part_streams<2>, 16>,
-                  .flags = PB_KERNEL_OPT_IN});
+                  .run = dot_parts<dot_part_streams<2>, 16>});

@@ -94,7 +94,8 @@ PLUGBENCH_KERNEL({.workload = "reduce",
 PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "unrolled",
                   .description = "a part per thread, 32 int64 lanes, in the widest vector ISA",
-                  .run = reduce_parts<sum_part, 1>});
+                  .run = reduce_parts<sum_part, 1>,
+                  .flags = PB_KERNEL_OPT_IN});
 
 PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "streams2",
@@ -105,5 +106,4 @@ PLUGBENCH_KERNEL({.workload = "reduce",
 PLUGBENCH_KERNEL({.workload = "reduce",
                   .variant = "streams4",
                   .description = "unrolled over four quarters of each part read side by side",
-                  .run = reduce_parts<sum_part_streams<4>, 16>,
-                  .flags = PB_KERNEL_OPT_IN});
+                  .run = reduce_parts<sum_part_streams<4>, 16>});

@@ -218,7 +218,8 @@ PLUGBENCH_KERNEL({.workload = "scan",
 PLUGBENCH_KERNEL({.workload = "scan",
                   .variant = "cached_chunks",
                   .description = "two passes per L2-sized chunk, vector scan, streaming stores",
-                  .run = scan_cached_chunks<openmp::kChunkPerThread>});
+                  .run = scan_cached_chunks<openmp::kChunkPerThread>,
+                  .flags = PB_KERNEL_OPT_IN});
 
 PLUGBENCH_KERNEL({.workload = "scan",
                   .variant = "cached_chunks_512k",
@@ -242,5 +243,4 @@ PLUGBENCH_KERNEL({.workload = "scan",
                   .variant = "lookback",
                   .description = "vector_chunks' passes, chunks in order with a look-back, no "
                                  "barrier",
-                  .run = scan_lookback,
-                  .flags = PB_KERNEL_OPT_IN});
+                  .run = scan_lookback});

@@ -140,6 +140,7 @@ template <class Digits>
 struct CountNextDigits {
   const BlockOwners& owners;
   int next_pass;
+  std::uint32_t base;
   std::uint32_t* counts;
 
   void operator()(const std::uint32_t* keys, std::uint32_t count, std::uint64_t position) const {
@@ -149,7 +150,7 @@ struct CountNextDigits {
       const std::uint64_t room = owners.end_of(owner) - position;
       const auto part = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, room));
       std::uint32_t* row = counts + static_cast<std::size_t>(owner) * Digits::kBuckets;
-      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i], pass)];
+      for (std::uint32_t i = 0; i < part; ++i) ++row[Digits::of(keys[i] - base, pass)];
       keys += part;
       count -= part;
       position += part;
@@ -162,14 +163,37 @@ struct CountNextDigits {
 // (CountNextDigits; no read, but the cores' work per key grows).
 enum class NextCounts { reread, while_scattering };
 
-// lsd_radix_combining: Digits::kPasses passes; the input's digits are all counted in one read,
-// and a pass whose digit is the same for every key is left out.
+// Adds the digits of key - base of passes [0, passes) for keys[block] to counts[pass * kBuckets
+// + digit]; the passes' loop is unrolled for each count (passes <= Passes).
+template <class Digits, int Passes = Digits::kPasses>
+void count_first_digits(const std::uint32_t* keys, plugbench::openmp::ThreadRange block,
+                        std::uint32_t base, int passes, std::uint64_t* counts) {
+  if constexpr (Passes > 1) {
+    if (passes < Passes) {
+      count_first_digits<Digits, Passes - 1>(keys, block, base, passes, counts);
+      return;
+    }
+  }
+  if (passes == 0) return;
+  for (std::uint64_t i = block.begin; i < block.end; ++i) {
+    const std::uint32_t value = keys[i] - base;
+    for (int pass = 0; pass < Passes; ++pass)
+      ++counts[pass * Digits::kBuckets + Digits::of(value, pass)];
+  }
+}
+
+// lsd_radix_combining: Digits::kPasses passes over the digits of key - span.base, those above
+// span.bits left out (all zero); the input's digits are all counted in one read, and a pass whose
+// digit is the same for every key is left out. The keys are written unchanged.
 template <int Bits, std::uint32_t BlockKeys, NextCounts next_counts_by>
-void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
-                         std::uint64_t n) {
+void lsd_radix_combining_over(const std::uint32_t* keys, std::uint32_t* sorted,
+                              std::uint32_t* scratch, std::uint64_t n,
+                              plugbench::openmp::KeySpan span) {
   using Digits = WideDigits<Bits>;
   constexpr int kBuckets = Digits::kBuckets;
   constexpr int kPasses = Digits::kPasses;
+  const std::uint32_t base = span.base;
+  const int counted = std::min(kPasses, (span.bits + Bits - 1) / Bits);
   const bool stream = plugbench::openmp::worth_streaming(n * sizeof(std::uint32_t));
 
   const int max_threads = omp_get_max_threads();
@@ -196,10 +220,7 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
     }
     {
       std::array<std::uint64_t, kPasses * kBuckets> local{};
-      for (std::uint64_t i = block.begin; i < block.end; ++i) {
-        const std::uint32_t key = keys[i];
-        for (int pass = 0; pass < kPasses; ++pass) ++local[pass * kBuckets + Digits::of(key, pass)];
-      }
+      count_first_digits<Digits>(keys, block, base, counted, local.data());
       first_counts[static_cast<std::size_t>(thread)] = local;
     }
 #pragma omp barrier
@@ -208,7 +229,7 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
       for (int t = 0; t < threads; ++t) {
         for (int i = 0; i < kPasses * kBuckets; ++i) totals[i] += first_counts[t][i];
       }
-      for (int pass = 0; pass < kPasses; ++pass) {
+      for (int pass = 0; pass < counted; ++pass) {
         const auto* pass_totals = totals.data() + pass * kBuckets;
         if (std::find(pass_totals, pass_totals + kBuckets, n) == pass_totals + kBuckets) {
           passes[pass_count++] = pass;
@@ -234,7 +255,7 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
       if (next_counts_by == NextCounts::reread && step > 0) {
         std::uint64_t local[kBuckets] = {};
         for (std::uint64_t i = block.begin; i < block.end; ++i) {
-          ++local[Digits::of(source[i], pass)];
+          ++local[Digits::of(source[i] - base, pass)];
         }
         std::copy(local, local + kBuckets,
                   counts.begin() + static_cast<std::ptrdiff_t>(thread) * kBuckets);
@@ -245,10 +266,12 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
           kBuckets, threads, thread, 0,
           [&](int t, int digit) { return counts[static_cast<std::size_t>(t) * kBuckets + digit]; },
           offsets);
-      const auto digit_of = [pass](std::uint32_t key) { return Digits::of(key, pass); };
+      const auto digit_of = [pass, base](std::uint32_t key) {
+        return Digits::of(key - base, pass);
+      };
       if (next_pass >= 0) {
         (*scatter)(source, block, digit_of, offsets, target,
-                   CountNextDigits<Digits>{owners, next_pass, my_next.data()});
+                   CountNextDigits<Digits>{owners, next_pass, base, my_next.data()});
       } else {
         (*scatter)(source, block, digit_of, offsets, target, IgnoreLeavingKeys{});
       }
@@ -272,15 +295,29 @@ void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::
 }
 
 template <int Bits, std::uint32_t BlockKeys, NextCounts next_counts_by>
+void lsd_radix_combining(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
+                         std::uint64_t n) {
+  lsd_radix_combining_over<Bits, BlockKeys, next_counts_by>(keys, sorted, scratch, n, {});
+}
+
+template <int Bits, std::uint32_t BlockKeys, NextCounts next_counts_by>
 void sort_lsd_radix_combining(plugbench::sdk::Call& call) {
   cpu::run_radix_sort(call, lsd_radix_combining<Bits, BlockKeys, next_counts_by>);
 }
 
 }  // namespace
 
+int plugbench::openmp::lsd_digit_bits(int span_bits) {
+  return (span_bits + 8) / 9 < (span_bits + 7) / 8 ? 9 : 8;
+}
+
 void plugbench::openmp::lsd_combining_sort(const std::uint32_t* keys, std::uint32_t* sorted,
-                                           std::uint32_t* scratch, std::uint64_t n) {
-  lsd_radix_combining<8, 64, NextCounts::reread>(keys, sorted, scratch, n);
+                                           std::uint32_t* scratch, std::uint64_t n, KeySpan span) {
+  if (lsd_digit_bits(span.bits) == 9) {
+    lsd_radix_combining_over<9, 64, NextCounts::reread>(keys, sorted, scratch, n, span);
+  } else {
+    lsd_radix_combining_over<8, 64, NextCounts::reread>(keys, sorted, scratch, n, span);
+  }
 }
 
 PLUGBENCH_KERNEL({.workload = "sort",

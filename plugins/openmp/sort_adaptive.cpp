@@ -1,12 +1,17 @@
 // sort_adaptive.cpp (openmp): one sort for every key distribution, picking from a sample of the
 // keys between lsd_radix_combining (fastest where every digit spreads over many values: uniform
-// 162.7 ms at 2^28 on the H100 host, sorted and reverse 1.15x of that) and msd_buckets (where a
-// digit takes few values, which LSD's combining passes handle badly: few 348 ms against 112,
-// top_bit 230 against 203).
+// 189 ms at 2^28 on the H100 host, sorted and reverse 1.12x and 1.13x of that) and msd_buckets
+// (where a digit takes few values, which LSD's combining passes handle badly: few 430 ms against
+// 137).
+// Keys that span fewer values than the uint32 range (top_bit: 2^17 values across 2^31) are sorted
+// by key - min, with only the digits that span needs.
 #include <plugbench/plugin_sdk.hpp>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <limits>
 
 #include "../cpu_common/radix_digits.hpp"
 #include "sort_kernels.hpp"
@@ -14,33 +19,81 @@
 namespace {
 
 namespace cpu = plugbench::cpu;
+namespace omp_host = plugbench::openmp;
 
 constexpr std::uint64_t kSample = 4096;
-// A byte of the key with more than one value in the sample but fewer than this (uniform bytes
-// show about 255 of 256 in 4096 keys): LSD would spend a whole pass on a skewed digit.
+// A digit with more than one value in the sample but fewer than this (uniform bytes show about
+// 255 of 256 in 4096 keys): LSD would spend a whole pass on a skewed digit.
 constexpr unsigned kFewDigitValues = 64;
 
-bool digits_spread(const std::uint32_t* keys, std::uint64_t n) {
-  std::array<std::array<bool, 256>, 4> seen{};
-  const std::uint64_t samples = n < kSample ? n : kSample;
-  for (std::uint64_t s = 0; s < samples; ++s) {
-    const std::uint32_t key = keys[s * n / samples];  // evenly spaced: sorted input too
-    for (int byte = 0; byte < 4; ++byte) seen[byte][(key >> (8 * byte)) & 0xFF] = true;
+std::uint64_t samples_of(std::uint64_t n) {
+  return n < kSample ? n : kSample;
+}
+// Evenly spaced, so that a sorted input shows its whole range too.
+std::uint32_t sample(const std::uint32_t* keys, std::uint64_t n, std::uint64_t s) {
+  return keys[s * n / samples_of(n)];
+}
+
+int lsd_passes(int span_bits) {
+  const int bits = omp_host::lsd_digit_bits(span_bits);
+  return (span_bits + bits - 1) / bits;
+}
+
+// Whether every LSD digit of key - span.base in the sample spreads over its values. A digit
+// counts as few-valued where the keys take fewer than half the values the span leaves it (the top
+// digit of a narrow span has fewer than 2^bits).
+bool digits_spread(const std::uint32_t* keys, std::uint64_t n, omp_host::KeySpan span) {
+  constexpr int kMaxBits = 9;
+  const int bits = omp_host::lsd_digit_bits(span.bits);
+  const int passes = lsd_passes(span.bits);
+  std::array<std::array<bool, 1u << kMaxBits>, 4> seen{};
+  const std::uint32_t mask = (std::uint32_t{1} << bits) - 1;
+  for (std::uint64_t s = 0; s < samples_of(n); ++s) {
+    const std::uint32_t value = sample(keys, n, s) - span.base;
+    for (int pass = 0; pass < passes; ++pass) seen[pass][(value >> (pass * bits)) & mask] = true;
   }
-  for (const auto& values : seen) {
-    unsigned distinct = 0;
-    for (bool value : values) distinct += value ? 1 : 0;
-    if (distinct > 1 && distinct < kFewDigitValues) return false;
+  for (int pass = 0; pass < passes; ++pass) {
+    const unsigned possible = 1u << std::min(bits, span.bits - pass * bits);
+    const auto distinct =
+        static_cast<unsigned>(std::count(seen[pass].begin(), seen[pass].end(), true));
+    if (distinct > 1 && distinct < kFewDigitValues && 2 * distinct < possible) return false;
   }
   return true;
 }
 
+// The keys' exact span: one parallel read.
+omp_host::KeySpan span_of(const std::uint32_t* keys, std::uint64_t n) {
+  std::uint32_t low = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t high = 0;
+#pragma omp parallel for simd schedule(static) reduction(min : low) reduction(max : high)
+  for (std::uint64_t i = 0; i < n; ++i) {
+    low = std::min(low, keys[i]);
+    high = std::max(high, keys[i]);
+  }
+  return {low, static_cast<int>(std::bit_width(high - low))};
+}
+
+// Keys whose span needs fewer LSD passes than the full range get the read that finds the span;
+// the sample's span is part of the keys' span, so keys it shows spread over the whole range (the
+// uniform, sorted and reverse keys) are spared that read.
 void adaptive_sort(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
                    std::uint64_t n) {
-  if (digits_spread(keys, n)) {
-    plugbench::openmp::lsd_combining_sort(keys, sorted, scratch, n);
+  const int full_passes = lsd_passes(32);
+  omp_host::KeySpan span;
+  std::uint32_t low = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t high = 0;
+  for (std::uint64_t s = 0; s < samples_of(n); ++s) {
+    low = std::min(low, sample(keys, n, s));
+    high = std::max(high, sample(keys, n, s));
+  }
+  if (lsd_passes(static_cast<int>(std::bit_width(high - low))) < full_passes) {
+    const omp_host::KeySpan found = span_of(keys, n);
+    if (lsd_passes(found.bits) < full_passes) span = found;
+  }
+  if (digits_spread(keys, n, span)) {
+    omp_host::lsd_combining_sort(keys, sorted, scratch, n, span);
   } else {
-    plugbench::openmp::msd_buckets_sort(keys, sorted, scratch, n);
+    omp_host::msd_buckets_sort(keys, sorted, scratch, n);
   }
 }
 
@@ -52,9 +105,8 @@ void sort_adaptive(plugbench::sdk::Call& call) {
 
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "adaptive",
-                  .description = "lsd_radix_combining, or msd_buckets where a sample of the keys "
-                                 "shows a digit with few values",
+                  .description = "lsd_radix_combining over key - min with the passes the keys' "
+                                 "span needs, or msd_buckets where a sample of the keys shows a "
+                                 "digit with few values",
                   .run = sort_adaptive,
-                  // Opt-in until a 16-thread host has measured it beside the two it picks from.
-                  .flags = PB_KERNEL_OPT_IN,
                   .workspace = cpu::radix_workspace});

@@ -340,6 +340,7 @@ PLUGBENCH_KERNEL({.workload = "sort",
                   .description = "parallel MSD split into cache-sized buckets, each sorted by one "
                                  "thread with LSD passes in cache",
                   .run = sort_msd_buckets<false>,
+                  .flags = PB_KERNEL_OPT_IN,
                   .workspace = cpu::radix_workspace});
 
 // The in-cache passes of msd_buckets' 1 Mi-key buckets (8 MiB with their other half, in the L3)

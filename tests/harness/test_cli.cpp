@@ -163,7 +163,7 @@ TEST(Cli, DryRunPrintsTheMatrixAndRunsNothing) {
 
 TEST(Cli, VariantsCanBeQualifiedByPluginAndLeftOut) {
   // Sort has lsd_radix in both CPU plugins, std_sort in cpu_serial alone, lsd_radix_combining and
-  // msd_buckets in openmp alone.
+  // adaptive in openmp alone.
   std::vector<std::string> base = {"--dry-run",         "-w", "sort", "-s", "2^10", "-p",
                                    "cpu_serial,openmp", "-v"};
   auto with = [&](const std::string& variants) {

@@ -184,7 +184,7 @@ TEST(ProblemStore, ARunSharesItsProblemsAndLeavesNoFolderNorOneOfAKilledRun) {
   TempFolder folder;
   const int harness = plugbench::testing::start_harness(
       {"-p", "cpu_serial,openmp", "-w", "sort,mandelbrot", "-s", "3000,5000", "-v",
-       "all,-lsd_radix_combining,-msd_buckets,-vector_rows", "-r", "3", "--warmup", "0", "--json",
+       "all,-lsd_radix_combining,-adaptive,-vector_rows", "-r", "3", "--warmup", "0", "--json",
        folder.file("r.json"), "-q"});
   ASSERT_GT(harness, 0);
   EXPECT_EQ(plugbench::testing::wait_for_exit(harness), 0);
