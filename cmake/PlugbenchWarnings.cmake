@@ -17,3 +17,11 @@ if(PLUGBENCH_SANITIZE)
                       $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
   add_link_options(-fsanitize=${PLUGBENCH_SANITIZE})
 endif()
+
+# A unity build (the ci and sanitize presets: CMAKE_UNITY_BUILD) includes each source into a
+# generated one, so GCC takes every class of a source for a header's and warns where it holds a
+# type of the source's anonymous namespace: true of a header, not of a source.
+if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(plugbench_warnings INTERFACE
+                         $<$<COMPILE_LANGUAGE:CXX>:-Wno-subobject-linkage>)
+endif()

@@ -4,11 +4,13 @@
 #include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
+#include "block_threads.cuh"
+
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+using plugbench::cuda_naive::kThreads;
 constexpr uint64_t kPerBlock = 2 * kThreads;  // each thread multiplies two pairs while loading
 
 __global__ void dot_block_tree_kernel(const float* x, const float* y, uint64_t n, float* partials) {

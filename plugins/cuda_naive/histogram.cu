@@ -5,13 +5,15 @@
 #include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
+#include "block_threads.cuh"
+
 #include <cstdint>
 #include <string>
 
 namespace {
 
 constexpr unsigned kBins = 256;
-constexpr unsigned kThreads = 256;
+using plugbench::cuda_naive::kThreads;
 constexpr unsigned kBlocksPerSm = 8;
 
 using plugbench::cuda::global_thread_index;

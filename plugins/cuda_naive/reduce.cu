@@ -4,11 +4,13 @@
 #include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
+#include "block_threads.cuh"
+
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+using plugbench::cuda_naive::kThreads;
 
 // Interleaved addressing: at step `step` the threads whose index is a multiple of 2 * step add;
 // the rest of each warp idles, and the modulo is slow.

@@ -7,11 +7,13 @@
 #include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
+#include "block_threads.cuh"
+
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+using plugbench::cuda_naive::kThreads;
 
 using plugbench::cuda::global_thread_index;
 using plugbench::cuda::grid_for;

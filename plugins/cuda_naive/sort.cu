@@ -7,11 +7,13 @@
 #include <plugbench/cuda_services.cuh>
 #include <plugbench/plugin_sdk.hpp>
 
+#include "block_threads.cuh"
+
 #include <cstdint>
 
 namespace {
 
-constexpr unsigned kThreads = 256;
+using plugbench::cuda_naive::kThreads;
 constexpr unsigned kKeyBits = 32;
 
 using plugbench::cuda::align_up;

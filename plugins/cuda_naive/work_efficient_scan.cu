@@ -1,13 +1,13 @@
 // work_efficient_scan.cu: the up-sweep and down-sweep levels of Blelloch's scan (see the header).
 #include "work_efficient_scan.cuh"
 
+#include "block_threads.cuh"
+
 #include <plugbench/cuda/check.cuh>
 #include <plugbench/cuda/launch.cuh>
 
 namespace plugbench::cuda_naive {
 namespace {
-
-constexpr unsigned kThreads = 256;
 
 using cuda::global_thread_index;
 using cuda::grid_stride;

@@ -26,10 +26,7 @@ using plugbench::testing::read_json;
 using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+using plugbench::testing::write_text;
 
 const std::map<std::string, std::string>& row_for(
     const std::vector<std::map<std::string, std::string>>& rows, const std::string& workload,

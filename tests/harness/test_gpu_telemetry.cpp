@@ -3,6 +3,7 @@
 // a fake libnvidia-ml (fake_nvml.cpp) devices are found and read end to end.
 #include "fake_nvml.hpp"
 #include "measure/gpu_telemetry.hpp"
+#include "test_support.hpp"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -15,11 +16,8 @@
 namespace plugbench {
 namespace {
 
+using plugbench::testing::contains;
 using std::chrono::milliseconds;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // --- Opening without NVML ---------------------------------------------------------------------
 

@@ -21,14 +21,11 @@ using plugbench::testing::contains;
 using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
+using plugbench::testing::write_text;
 
 // A real results file, small enough to mutate.
 nlohmann::json committed_results() {
   return read_json(std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json");
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
 }
 
 // `value` nested `depth` arrays deep.

@@ -21,15 +21,15 @@ namespace {
 using plugbench::testing::CommandResult;
 using plugbench::testing::contains;
 using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::kReplacement;
 using plugbench::testing::kUnderAddressSanitizer;
 using plugbench::testing::read_json;
 using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
+using plugbench::testing::write_text;
 
 namespace fs = std::filesystem;
-
-const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
 // Sets an environment variable for the harness runs of one test.
 class ScopedEnv {
@@ -44,10 +44,6 @@ class ScopedEnv {
  private:
   const char* name_;
 };
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
 
 const nlohmann::json* cell_named(const nlohmann::json& results, const std::string& variant) {
   for (const nlohmann::json& cell : results["results"]) {

@@ -3,6 +3,7 @@
 #include "base/safe_text.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_text.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@
 namespace plugbench {
 namespace {
 
-const std::string kReplacement = "\xEF\xBF\xBD";
+using plugbench::testing::kReplacement;
 
 TEST(SafeText, ValidUtf8ComesBackUnchanged) {
   for (const std::string text : {"", "plain", "caf\xC3\xA9", "\xE2\x86\x92 \xE2\x89\xA4",

@@ -108,6 +108,10 @@ std::string fake_plugin_dir(const std::string& name) {
   return std::string(PLUGBENCH_FAKE_PLUGIN_ROOT) + "/" + name;
 }
 
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

@@ -64,6 +64,10 @@ class TempFolder {
 
 nlohmann::json read_json(const std::string& path);
 std::string read_text(const std::string& path);
+// Writes `text` to `path` byte for byte.
+void write_text(const std::string& path, const std::string& text);
+// U+FFFD, the replacement character, in UTF-8.
+inline const std::string kReplacement = "\xEF\xBF\xBD";
 // The lines of `text`, without their line breaks.
 std::vector<std::string> lines_of(const std::string& text);
 

@@ -434,9 +434,10 @@ const pb_plugin* entry(const PluginInfo& info, uint16_t harness_major, pb_error*
 #define PLUGBENCH_SDK_CONCAT(a, b) PLUGBENCH_SDK_CONCAT_INNER(a, b)
 
 // Registers one kernel: PLUGBENCH_KERNEL({.workload = "scan", .variant = "two_pass", .run = f});
+// __COUNTER__, not __LINE__: two sources of one plugin joined in a unity build stay distinct.
 #define PLUGBENCH_KERNEL(...)                                       \
   static const ::plugbench::sdk::Registration PLUGBENCH_SDK_CONCAT( \
-      plugbench_kernel_, __LINE__)(::plugbench::sdk::Kernel __VA_ARGS__)
+      plugbench_kernel_, __COUNTER__)(::plugbench::sdk::Kernel __VA_ARGS__)
 
 // Defines the plugin's exported entry (once per plugin, in one source file).
 #define PLUGBENCH_PLUGIN(Services, ...)                                                       \

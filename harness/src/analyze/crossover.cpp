@@ -31,7 +31,7 @@ void keep_faster(BestBySize& best, std::uint64_t n, double ms, const CellResult&
 }
 
 // A median a crossover can use: measured (a cell read back from a file may hold NaN for null).
-std::optional<double> median_of(const std::optional<TimeStats>& stats) {
+std::optional<double> median_ms_of(const std::optional<TimeStats>& stats) {
   if (!stats || !std::isfinite(stats->median_ms)) return std::nullopt;
   return stats->median_ms;
 }
@@ -46,7 +46,7 @@ struct Group {
 };
 
 void add_cell(Group& group, const CellResult& cell) {
-  std::optional<double> kernel_ms = median_of(cell.kernel);
+  std::optional<double> kernel_ms = median_ms_of(cell.kernel);
   if (cell.status != CellStatus::ok || !kernel_ms) return;
   const std::uint64_t n = cell.shape.n;
   if (cell.memory_space == MemorySpace::host) {
@@ -60,7 +60,7 @@ void add_cell(Group& group, const CellResult& cell) {
   }
   keep_faster(group.gpu[{cell.plugin, "kernel"}], n, *kernel_ms, cell);
   for (const TransferResult& transfer : cell.transfers) {
-    std::optional<double> round_trip_ms = median_of(transfer.end_to_end);
+    std::optional<double> round_trip_ms = median_ms_of(transfer.end_to_end);
     if (round_trip_ms && (transfer.host_memory == "pageable" || transfer.host_memory == "pinned")) {
       keep_faster(group.gpu[{cell.plugin, "end_to_end_" + transfer.host_memory}], n, *round_trip_ms,
                   cell);

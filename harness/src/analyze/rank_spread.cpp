@@ -2,6 +2,7 @@
 #include "analyze/rank_spread.hpp"
 
 #include "analyze/mann_whitney.hpp"
+#include "measure/measurement.hpp"
 #include "results/results_json.hpp"
 
 #include <algorithm>
@@ -21,12 +22,6 @@ using Identity = std::tuple<std::string, std::string, std::uint64_t, std::uint64
 Identity identity_of(const CellResult& cell) {
   return {cell.workload,     cell.distribution, cell.shape.n, cell.shape.width,
           cell.shape.height, cell.plugin,       cell.variant};
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // The quantile by linear interpolation between order statistics (numpy's default).

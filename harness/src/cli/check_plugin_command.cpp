@@ -50,12 +50,6 @@ std::string shape_text(const Workload& workload, const Shape& shape) {
   return std::to_string(shape.n);
 }
 
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
 void print_descriptor(std::ostream& out, const PluginRecord& plugin) {
   out << "plugin file:   " << plugin.path << "\n"
       << "name:          " << plugin.name << "\n"
@@ -107,7 +101,7 @@ std::string finding_for(const Workload& workload, const CellResult& cell) {
   if (cell.verification && !cell.verification->passed) {
     const Verification& v = *cell.verification;
     line += "\n        compared " + v.compared + "; " + v.error_measure + " " +
-            number_text(v.error) + ", tolerance " + number_text(v.tolerance);
+            number_text(v.error, "%.6g") + ", tolerance " + number_text(v.tolerance, "%.6g");
   }
   return line;
 }
@@ -298,7 +292,8 @@ int check_plugin(const Options& options, std::ostream& out, std::ostream& err) {
               ? "each problem in a worker process: a crash or a hang is that kernel's error"
               : "--isolation none: in this process, where a crash ends the check");
   if (options.isolation.mode == IsolationMode::process && options.isolation.timeout_s > 0) {
-    out << "; at most " << number_text(options.isolation.timeout_s) << " s a problem, --timeout";
+    out << "; at most " << number_text(options.isolation.timeout_s, "%.6g")
+        << " s a problem, --timeout";
   }
   out << "):\n" << std::flush;
 

@@ -2,6 +2,8 @@
 // |x - y|), binary segmentation, and a permutation test for each new split.
 #include "history/change_points.hpp"
 
+#include "measure/measurement.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -46,12 +48,6 @@ Split best_split(const std::vector<double>& x, std::size_t begin, std::size_t en
     if (statistic > best.statistic) best = {begin + t, statistic};
   }
   return best;
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 }  // namespace

@@ -12,8 +12,8 @@
 namespace plugbench {
 namespace {
 
-constexpr double kWidth = 760, kPlotHeight = 320;
-constexpr double kLeft = 70, kRight = 20, kTop = 40;
+constexpr double kTrendWidth = 760, kTrendPlotHeight = 320;
+constexpr double kTrendLeft = 70, kTrendRight = 20, kTrendTop = 40;
 // Colour-blind-safe (Okabe-Ito), as a legend needs few.
 const char* const kColours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
                                 "#e69f00", "#56b4e9", "#000000", "#f0e442"};
@@ -45,44 +45,44 @@ std::string trend_svg(const std::vector<CellPoint>& points) {
   const double margin = (high - low) * 0.05;
   low = std::max(0.0, low - margin);
   high += margin;
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kPlotHeight;
+  const double plot_w = kTrendWidth - kTrendLeft - kTrendRight, plot_h = kTrendPlotHeight;
   std::size_t series_count = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (i == 0 || series_name(points[i]) != series_name(points[i - 1])) ++series_count;
   }
   // Room under the plot for the run times and a legend line per series.
-  const double height = kTop + plot_h + 40 + 14 * static_cast<double>(series_count);
+  const double height = kTrendTop + plot_h + 40 + 14 * static_cast<double>(series_count);
   auto x_of = [&](const std::string& time) {
     const auto at = std::lower_bound(times.begin(), times.end(), time) - times.begin();
-    return kLeft + (times.size() > 1
-                        ? plot_w * static_cast<double>(at) / static_cast<double>(times.size() - 1)
-                        : plot_w / 2);
+    return kTrendLeft + (times.size() > 1 ? plot_w * static_cast<double>(at) /
+                                                static_cast<double>(times.size() - 1)
+                                          : plot_w / 2);
   };
-  auto y_of = [&](double ms) { return kTop + plot_h * (1 - (ms - low) / (high - low)); };
+  auto y_of = [&](double ms) { return kTrendTop + plot_h * (1 - (ms - low) / (high - low)); };
   auto number = [](double v) { return number_text(v, "%.1f"); };
 
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << kWidth
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << kTrendWidth
       << "\" height=\"" << height << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kLeft << "\" y=\"20\" font-size=\"14\">median kernel time per run "
+      << "<text x=\"" << kTrendLeft << "\" y=\"20\" font-size=\"14\">median kernel time per run "
       << "(bars: quartiles of the repetitions)</text>\n";
   // Axes, five y ticks, the first and last run times under the x axis.
-  svg << "<path d=\"M" << kLeft << " " << kTop << "V" << kTop + plot_h << "H" << kLeft + plot_w
-      << "\" stroke=\"black\" fill=\"none\"/>\n";
+  svg << "<path d=\"M" << kTrendLeft << " " << kTrendTop << "V" << kTrendTop + plot_h << "H"
+      << kTrendLeft + plot_w << "\" stroke=\"black\" fill=\"none\"/>\n";
   for (int tick = 0; tick <= 4; ++tick) {
     const double ms = low + (high - low) * tick / 4;
-    svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << number(y_of(ms) + 4)
+    svg << "<text x=\"" << kTrendLeft - 6 << "\" y=\"" << number(y_of(ms) + 4)
         << "\" text-anchor=\"end\">" << number_text(ms, "%.4g") << "</text>\n"
-        << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << number(y_of(ms))
-        << "\" y2=\"" << number(y_of(ms)) << "\" stroke=\"#ddd\"/>\n";
+        << "<line x1=\"" << kTrendLeft << "\" x2=\"" << kTrendLeft + plot_w << "\" y1=\""
+        << number(y_of(ms)) << "\" y2=\"" << number(y_of(ms)) << "\" stroke=\"#ddd\"/>\n";
   }
-  svg << "<text x=\"14\" y=\"" << kTop + plot_h / 2 << "\" transform=\"rotate(-90 14 "
-      << kTop + plot_h / 2 << ")\" text-anchor=\"middle\">ms</text>\n";
+  svg << "<text x=\"14\" y=\"" << kTrendTop + plot_h / 2 << "\" transform=\"rotate(-90 14 "
+      << kTrendTop + plot_h / 2 << ")\" text-anchor=\"middle\">ms</text>\n";
   if (!times.empty()) {
-    svg << "<text x=\"" << kLeft << "\" y=\"" << kTop + plot_h + 16 << "\">"
+    svg << "<text x=\"" << kTrendLeft << "\" y=\"" << kTrendTop + plot_h + 16 << "\">"
         << html_text(times.front()) << "</text>\n"
-        << "<text x=\"" << kLeft + plot_w << "\" y=\"" << kTop + plot_h + 16
+        << "<text x=\"" << kTrendLeft + plot_w << "\" y=\"" << kTrendTop + plot_h + 16
         << "\" text-anchor=\"end\">" << html_text(times.back()) << "</text>\n";
   }
   // The series: consecutive points of one machine and cell.
@@ -110,9 +110,9 @@ std::string trend_svg(const std::vector<CellPoint>& points) {
     if (!path.empty()) {
       svg << "<path d=\"" << path << "\" stroke=\"" << colour << "\" fill=\"none\"/>\n";
     }
-    svg << "<text x=\"" << kLeft << "\" y=\""
-        << kTop + plot_h + 32 + 14 * static_cast<double>(series) << "\" fill=\"" << colour << "\">"
-        << html_text(name) << "</text>\n";
+    svg << "<text x=\"" << kTrendLeft << "\" y=\""
+        << kTrendTop + plot_h + 32 + 14 * static_cast<double>(series) << "\" fill=\"" << colour
+        << "\">" << html_text(name) << "</text>\n";
     ++series;
     begin = end;
   }

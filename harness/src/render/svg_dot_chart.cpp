@@ -14,11 +14,11 @@ namespace plugbench {
 namespace {
 
 constexpr double kLabelWidth = 300;
-constexpr double kPlotLeft = kLabelWidth + 10;
-constexpr double kPlotWidth = 420;
+constexpr double kDotPlotLeft = kLabelWidth + 10;
+constexpr double kDotPlotWidth = 420;
 constexpr double kTop = 62;
 constexpr double kRow = 18;
-constexpr double kWidth = kPlotLeft + kPlotWidth + 20;
+constexpr double kDotWidth = kDotPlotLeft + kDotPlotWidth + 20;
 constexpr std::size_t kLabelBytes = 48;
 
 // A figure the log axis can hold: positive, finite, and far enough from double's limits that its
@@ -67,7 +67,7 @@ std::string svg_dot_chart(const DotChart& chart) {
   double last = std::log10(step_at_or_above(high));
   if (last <= first) last = std::log10(step_at_or_above(std::pow(10.0, first) * 1.01));
   const auto x_of = [&](double value) {
-    return kPlotLeft + (std::log10(value) - first) / (last - first) * kPlotWidth;
+    return kDotPlotLeft + (std::log10(value) - first) / (last - first) * kDotPlotWidth;
   };
   const double plot_height =
       kRow * static_cast<double>(std::max<std::size_t>(1, chart.rows.size()));
@@ -80,8 +80,8 @@ std::string svg_dot_chart(const DotChart& chart) {
 
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart dot-chart\" width=\""
-      << coordinate(kWidth) << "\" height=\"" << coordinate(height) << "\" viewBox=\"0 0 "
-      << coordinate(kWidth) << " " << coordinate(height)
+      << coordinate(kDotWidth) << "\" height=\"" << coordinate(height) << "\" viewBox=\"0 0 "
+      << coordinate(kDotWidth) << " " << coordinate(height)
       << "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n"
       << "<title>" << html_text(chart.title) << "</title>\n"
       << "<text class=\"chart-title\" x=\"10\" y=\"22\" font-size=\"14\" font-weight=\"bold\">"
@@ -103,10 +103,10 @@ std::string svg_dot_chart(const DotChart& chart) {
           << "\" text-anchor=\"middle\">" << tick_number(value) << "</text>\n";
     }
   }
-  out << "<rect x=\"" << coordinate(kPlotLeft) << "\" y=\"" << coordinate(kTop) << "\" width=\""
-      << coordinate(kPlotWidth) << "\" height=\"" << coordinate(plot_height)
+  out << "<rect x=\"" << coordinate(kDotPlotLeft) << "\" y=\"" << coordinate(kTop) << "\" width=\""
+      << coordinate(kDotPlotWidth) << "\" height=\"" << coordinate(plot_height)
       << "\" fill=\"none\" stroke=\"#555\"/>\n</g>\n"
-      << "<text x=\"" << coordinate(kPlotLeft + kPlotWidth / 2) << "\" y=\""
+      << "<text x=\"" << coordinate(kDotPlotLeft + kDotPlotWidth / 2) << "\" y=\""
       << coordinate(bottom + 36) << "\" text-anchor=\"middle\">" << html_text(chart.x_label)
       << "</text>\n";
   // Where rows share colours (a verdict), which colour is which: a line above the plot.
@@ -119,7 +119,7 @@ std::string svg_dot_chart(const DotChart& chart) {
   }
   if (firsts.size() < chart.rows.size()) {
     out << "<g class=\"legend\" font-size=\"11\">";
-    double x = kPlotLeft;
+    double x = kDotPlotLeft;
     for (std::size_t leader : firsts) {
       const std::string name = valid_utf8_prefix(groups[leader], kLabelBytes);
       out << "<circle cx=\"" << coordinate(x + 4) << "\" cy=\"" << coordinate(kTop - 24)
@@ -148,7 +148,7 @@ std::string svg_dot_chart(const DotChart& chart) {
         << "<text x=\"" << coordinate(kLabelWidth) << "\" y=\"" << coordinate(y + 4)
         << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#222\">" << html_text(label) << "</text>";
     if (!positive(row.value)) {
-      out << "<text class=\"gap\" x=\"" << coordinate(kPlotLeft + 6) << "\" y=\""
+      out << "<text class=\"gap\" x=\"" << coordinate(kDotPlotLeft + 6) << "\" y=\""
           << coordinate(y + 4)
           << "\" stroke=\"none\" font-size=\"11\">not drawn: " << html_text(row.note)
           << "</text></g>\n";
