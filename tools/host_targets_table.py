@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """host_targets_table.py: issue #37's targets for the `openmp` plugin against one results file, as
 a markdown table: per target, the fastest verified `openmp` variant's figure, `cpu_serial`'s beside
-it, and whether the target is met (the sort's spread over key distributions is judged for the
-variant fastest on uniform keys, and every variant's worst distribution is listed under the table).
+it, and whether the target is met. The sort's two targets (the uniform time and the spread over key
+distributions) are judged on one variant: the fastest on uniform keys of those that hold both, else
+the fastest on uniform keys; every variant's figures are listed under the table.
 Cells that are not ok, not verified or without a time do not count; a figure the file lacks (a
 null percent of peak) gives "unknown".
 
@@ -22,8 +23,8 @@ PERCENT_TARGETS = [  # workload, distributions, sizes, minimum % of the peak
     ("scan", ["small", "random"], ["2^26", "2^28"], 75.0),
     ("compact", ["keep50", "keep1", "keep99"], ["2^28"], 65.0),
 ]
+SORT_LIMIT_MS = 224.0  # uniform keys at 2^28
 TIME_TARGETS = [  # workload, distributions, size, at most ms
-    ("sort", ["uniform"], "2^28", 224.0),
     ("histogram", ["photo", "flat"], "7680x4320", 1.5),
     ("mandelbrot", ["full"], "3840x2160", 120.0),
 ]
@@ -119,26 +120,37 @@ def main():
             serial = fastest(cells, args.serial, workload, distribution, size)
             met = None if cell is None else ms(cell) <= limit
             row(f"{workload} ≤ {limit:g} ms", size, distribution, cell, serial, met)
-    # The spread is a property of one kernel: each distribution against the same variant's
-    # uniform time, for the variant fastest on uniform keys (the one the time target judges).
-    uniform = fastest(cells, args.plugin, "sort", "uniform", "2^28")
-    variant = uniform.get("variant") if uniform else None
-    for distribution in SORT_DISTRIBUTIONS:
-        cell = fastest(cells, args.plugin, "sort", distribution, "2^28", variant)
-        serial = fastest(cells, args.serial, "sort", distribution, "2^28")
-        met = None if cell is None or uniform is None else ms(cell) <= SORT_SPREAD * ms(uniform)
-        ratio = "" if met is None else f" ({ms(cell) / ms(uniform):.2f}× uniform)"
-        row(f"sort ≤ {SORT_SPREAD:.1f}× uniform{ratio}", "2^28", distribution, cell, serial, met)
-    # Every variant's worst distribution, so that one meeting the spread but not the time shows.
-    spreads = []
+    # The sort's targets are one kernel's: its uniform time and each distribution against it.
+    sort_figures = {}  # variant: (uniform cell, [cell per distribution], worst ratio)
     for name in sorted({c.get("variant") for c in cells if c.get("plugin") == args.plugin
                         and c.get("workload") == "sort" and c.get("size") == "2^28"}):
         base = fastest(cells, args.plugin, "sort", "uniform", "2^28", name)
         times = [fastest(cells, args.plugin, "sort", d, "2^28", name) for d in SORT_DISTRIBUTIONS]
-        if base is None or any(t is None for t in times):
+        if base is None:
             continue
-        worst = max(ms(t) / ms(base) for t in times)
-        spreads.append(f"`{name}` {ms(base):.4g} ms uniform, worst {worst:.2f}×")
+        worst = None if any(t is None for t in times) else max(ms(t) / ms(base) for t in times)
+        sort_figures[name] = (base, times, worst)
+
+    def holds_both(name):
+        base, _, worst = sort_figures[name]
+        return worst is not None and ms(base) <= SORT_LIMIT_MS and worst <= SORT_SPREAD
+
+    by_uniform = sorted(sort_figures, key=lambda name: ms(sort_figures[name][0]))
+    judged = next((name for name in by_uniform if holds_both(name)),
+                  by_uniform[0] if by_uniform else None)
+    uniform, times = (sort_figures[judged][0], sort_figures[judged][1]) if judged else (None, [])
+    serial = fastest(cells, args.serial, "sort", "uniform", "2^28")
+    row(f"sort ≤ {SORT_LIMIT_MS:g} ms", "2^28", "uniform", uniform, serial,
+        None if uniform is None else ms(uniform) <= SORT_LIMIT_MS)
+    for distribution, cell in zip(SORT_DISTRIBUTIONS, times or [None] * len(SORT_DISTRIBUTIONS)):
+        serial = fastest(cells, args.serial, "sort", distribution, "2^28")
+        met = None if cell is None or uniform is None else ms(cell) <= SORT_SPREAD * ms(uniform)
+        ratio = "" if met is None else f" ({ms(cell) / ms(uniform):.3f}× uniform)"
+        row(f"sort ≤ {SORT_SPREAD:.1f}× uniform{ratio}", "2^28", distribution, cell, serial, met)
+    # Every variant's figures, so that one meeting one target but not the other shows.
+    spreads = [f"`{name}` {ms(base):.4g} ms uniform, " +
+               ("a distribution missing" if worst is None else f"worst {worst:.3f}×")
+               for name, (base, _, worst) in sort_figures.items()]
     print(f"| target | n | distribution | {args.plugin} variant | {args.plugin} | {args.serial} | met |")
     print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))

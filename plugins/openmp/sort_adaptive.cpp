@@ -4,7 +4,9 @@
 // (where a digit takes few values, which LSD's combining passes handle badly: few 430 ms against
 // 137).
 // Keys that span fewer values than the uint32 range (top_bit: 2^17 values across 2^31) are sorted
-// by key - min, with only the digits that span needs.
+// by key - min, with only the digits that span needs. Keys already in order, ascending or
+// descending (sorted, reverse, equal), are copied, or copied reversed, once one read has checked
+// every key, as IPS4o does; a sample in order is the cue, so other keys never pay that read.
 #include <plugbench/plugin_sdk.hpp>
 
 #include <algorithm>
@@ -13,8 +15,12 @@
 #include <cstdint>
 #include <limits>
 
+#include <omp.h>
+
 #include "../cpu_common/radix_digits.hpp"
 #include "sort_kernels.hpp"
+#include "streaming_store.hpp"
+#include "thread_range.hpp"
 
 namespace {
 
@@ -73,11 +79,61 @@ omp_host::KeySpan span_of(const std::uint32_t* keys, std::uint64_t n) {
   return {low, static_cast<int>(std::bit_width(high - low))};
 }
 
+enum class Order { none, ascending, descending };
+
+// The order the sample is in: ascending where no sampled key is below the one before (equal keys
+// too), descending where none is above.
+Order sample_order(const std::uint32_t* keys, std::uint64_t n) {
+  bool ascending = true, descending = true;
+  for (std::uint64_t s = 1; s < samples_of(n) && (ascending || descending); ++s) {
+    const std::uint32_t before = sample(keys, n, s - 1), key = sample(keys, n, s);
+    ascending = ascending && before <= key;
+    descending = descending && before >= key;
+  }
+  return ascending ? Order::ascending : descending ? Order::descending : Order::none;
+}
+
+// Whether every key is in `order`: one parallel read, without branches, so that it runs at the
+// memory's rate.
+bool keys_in_order(const std::uint32_t* keys, std::uint64_t n, Order order) {
+  unsigned out_of_order = 0;
+  if (order == Order::ascending) {
+#pragma omp parallel for simd schedule(static) reduction(| : out_of_order)
+    for (std::uint64_t i = 1; i < n; ++i) out_of_order |= keys[i - 1] > keys[i] ? 1u : 0u;
+  } else {
+#pragma omp parallel for simd schedule(static) reduction(| : out_of_order)
+    for (std::uint64_t i = 1; i < n; ++i) out_of_order |= keys[i - 1] < keys[i] ? 1u : 0u;
+  }
+  return out_of_order == 0;
+}
+
+// Keys in order, copied (reversed where descending) into `sorted`.
+void copy_in_order(const std::uint32_t* keys, std::uint32_t* sorted, std::uint64_t n, Order order) {
+  if (order == Order::descending) {
+#pragma omp parallel for simd schedule(static)
+    for (std::uint64_t i = 0; i < n; ++i) sorted[i] = keys[n - 1 - i];
+    return;
+  }
+  const bool stream = omp_host::worth_streaming(n * sizeof(std::uint32_t));
+#pragma omp parallel
+  {
+    const omp_host::ThreadRange range =
+        omp_host::thread_range(n, omp_get_thread_num(), omp_get_num_threads());
+    omp_host::store_values(sorted + range.begin, keys + range.begin, range.size(), stream);
+    omp_host::fence_streaming_stores();
+  }
+}
+
 // Keys whose span needs fewer LSD passes than the full range get the read that finds the span;
 // the sample's span is part of the keys' span, so keys it shows spread over the whole range (the
 // uniform, sorted and reverse keys) are spared that read.
 void adaptive_sort(const std::uint32_t* keys, std::uint32_t* sorted, std::uint32_t* scratch,
                    std::uint64_t n) {
+  const Order order = sample_order(keys, n);
+  if (order != Order::none && keys_in_order(keys, n, order)) {
+    copy_in_order(keys, sorted, n, order);
+    return;
+  }
   const int full_passes = lsd_passes(32);
   omp_host::KeySpan span;
   std::uint32_t low = std::numeric_limits<std::uint32_t>::max();
@@ -105,8 +161,8 @@ void sort_adaptive(plugbench::sdk::Call& call) {
 
 PLUGBENCH_KERNEL({.workload = "sort",
                   .variant = "adaptive",
-                  .description = "lsd_radix_combining over key - min with the passes the keys' "
-                                 "span needs, or msd_buckets where a sample of the keys shows a "
-                                 "digit with few values",
+                  .description = "keys in order copied; else lsd_radix_combining over key - min "
+                                 "with the passes the keys' span needs, or msd_buckets where a "
+                                 "sample of the keys shows a digit with few values",
                   .run = sort_adaptive,
                   .workspace = cpu::radix_workspace});

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -100,11 +101,22 @@ class KernelOnAwkwardSizes : public KernelTest {
 };
 
 // Keys that leave most of them in one bucket of a radix split for several digits in a row, with a
-// few spread over the whole range: every sort kernel, each of its levels of splits.
+// few spread over the whole range: every sort kernel, each of its levels of splits. And keys in
+// order but for one pair between two evenly spaced samples, which a kernel that copies keys it
+// finds in order (openmp's adaptive) must still sort.
 struct SkewedKeys {
   const char* name;
   std::uint32_t (*key)(std::mt19937& gen);
+  void (*arrange)(std::span<std::uint32_t> keys) = nullptr;
 };
+
+void one_pair_out_of_order(std::span<std::uint32_t> keys, bool ascending) {
+  std::sort(keys.begin(), keys.end());
+  if (!ascending) std::reverse(keys.begin(), keys.end());
+  const std::size_t middle = keys.size() / 2 + 5;  // not one of 4096 evenly spaced samples
+  std::swap(keys[middle], keys[middle + 1]);
+  if (keys[middle] == keys[middle + 1]) keys[middle] += ascending ? 1 : -1;
+}
 const SkewedKeys kSkewedKeys[] = {
     {"one_prefix_of_three_bytes",
      [](std::mt19937& gen) -> std::uint32_t {
@@ -116,6 +128,10 @@ const SkewedKeys kSkewedKeys[] = {
      [](std::mt19937& gen) -> std::uint32_t {
        return gen() % 50 == 0 ? gen() : 0xAB000000u + (gen() % 3 << 16) + gen() % 65536;
      }},
+    {"ascending_but_one_pair", [](std::mt19937& gen) -> std::uint32_t { return gen(); },
+     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, true); }},
+    {"descending_but_one_pair", [](std::mt19937& gen) -> std::uint32_t { return gen(); },
+     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, false); }},
 };
 
 class SortOnSkewedKeys : public KernelTest {
@@ -137,6 +153,7 @@ class SortOnSkewedKeys : public KernelTest {
         ProblemData problem = workload->generate(shape, "uniform");
         std::mt19937 gen(11);
         for (std::uint32_t& key : problem.inputs.at(0).as<std::uint32_t>()) key = keys.key(gen);
+        if (keys.arrange != nullptr) keys.arrange(problem.inputs.at(0).as<std::uint32_t>());
         const auto reference = workload->reference(problem);
         CellResult cell = measure_cell(*workload, problem, *reference, session, *kernel_, settings);
         if (cell.status == CellStatus::unsupported) continue;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Test of tools/host_targets_table.py on a results file made here: targets met (at the limit too),
-missed, missing and unknown (no peak), the sort's spread judged on one variant, cells that are not
-ok, not verified or without a time left out, and unreadable files refused.
+missed, missing and unknown (no peak), the sort's two targets judged on one variant (one that holds
+both before a faster one that does not), cells that are not ok, not verified or without a time left
+out, and unreadable files refused.
 
 usage: test_host_targets_table.py TOOL
 Exit 0 passed, 1 failed."""
@@ -39,12 +40,20 @@ def main(tool):
         dict(cell("openmp", "sort", "reverse", "2^28", 1.0), time=None),
     ]
     folder = tempfile.mkdtemp(prefix="plugbench_targets_")
-    path = os.path.join(folder, "r.json")
-    with open(path, "w") as f:
-        json.dump({"schema_version": 2, "results": cells}, f)
-    result = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
-    rows = {tuple(part.strip() for part in line.split("|")[1:4]): line
-            for line in result.stdout.splitlines() if line.startswith("| ")}
+    rows = {}
+
+    def table_of(name, results):
+        """The tool's run on a file of these cells; its rows by (target, n, distribution)."""
+        path = os.path.join(folder, name)
+        with open(path, "w") as f:
+            json.dump({"schema_version": 2, "results": results}, f)
+        run = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
+        rows.clear()
+        rows.update({tuple(part.strip() for part in line.split("|")[1:4]): line
+                     for line in run.stdout.splitlines() if line.startswith("| ")})
+        return run
+
+    result = table_of("r.json", cells)
 
     def verdict(target, size, distribution):
         for (t, s, d), line in rows.items():
@@ -60,8 +69,8 @@ def main(tool):
         ("dot ≥ 90", "2^28", "uniform", "unknown", "19 ms |"),
         ("scan ≥ 75", "2^26", "small", "missing", "missing"),
         ("sort ≤ 224 ms", "2^28", "uniform", "yes", "`msd_buckets` | 224 ms, 1.20 G keys/s"),
-        ("sort ≤ 1.2× uniform (1.16× uniform)", "2^28", "few", "yes", "`msd_buckets` | 260 ms"),
-        ("sort ≤ 1.2× uniform (1.25× uniform)", "2^28", "sorted", "no", "280 ms"),
+        ("sort ≤ 1.2× uniform (1.161× uniform)", "2^28", "few", "yes", "`msd_buckets` | 260 ms"),
+        ("sort ≤ 1.2× uniform (1.250× uniform)", "2^28", "sorted", "no", "280 ms"),
         ("sort ≤ 1.2× uniform", "2^28", "reverse", "missing", "missing"),
         ("sort ≤ 1.2× uniform", "2^28", "equal", "missing", "missing"),
     ]
@@ -72,6 +81,23 @@ def main(tool):
                             f"got {line!r}")
     if result.returncode != 0:
         failures.append(f"exit {result.returncode}: {result.stderr}")
+
+    # A variant that holds both sort targets is judged before a faster one whose spread misses.
+    spread = [cell("openmp", "sort", d, "2^28", ms, variant=v)
+              for v, times in [("fast", [150, 400, 150, 150, 150, 150]),
+                               ("even", [200, 210, 220, 180, 190, 239])]
+              for d, ms in zip(["uniform", "few", "sorted", "reverse", "equal", "top_bit"], times)]
+    table = table_of("spread.json", spread)
+    for target, size, distribution, want, text in [
+            ("sort ≤ 224 ms", "2^28", "uniform", "yes", "`even` | 200 ms"),
+            ("sort ≤ 1.2× uniform (1.195× uniform)", "2^28", "top_bit", "yes", "`even` | 239 ms")]:
+        got, line = verdict(target, size, distribution)
+        if got != want or text not in (line or ""):
+            failures.append(f"one variant for both: {target} {distribution}: want {want!r} with "
+                            f"{text!r}, got {line!r}")
+    if "`fast` 150 ms uniform, worst 2.667×" not in table.stdout:
+        failures.append(f"the faster variant's spread is not listed: {table.stdout!r}")
+    expected.append(("one variant for both", "", "", "", ""))
 
     for name, text in [("broken.json", "{not json"), ("null.json", '{"results": null}'),
                        ("list.json", "[1, 2]")]:
