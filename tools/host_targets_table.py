@@ -131,9 +131,10 @@ def main():
         worst = None if any(t is None for t in times) else max(ms(t) / ms(base) for t in times)
         sort_figures[name] = (base, times, worst)
 
-    def holds_both(name):
-        base, _, worst = sort_figures[name]
-        return worst is not None and ms(base) <= SORT_LIMIT_MS and worst <= SORT_SPREAD
+    def holds_both(name):  # by the same comparisons as the rows
+        base, times, worst = sort_figures[name]
+        return worst is not None and ms(base) <= SORT_LIMIT_MS and all(
+            ms(t) <= SORT_SPREAD * ms(base) for t in times)
 
     by_uniform = sorted(sort_figures, key=lambda name: ms(sort_figures[name][0]))
     judged = next((name for name in by_uniform if holds_both(name)),

@@ -110,10 +110,11 @@ struct SkewedKeys {
   void (*arrange)(std::span<std::uint32_t> keys) = nullptr;
 };
 
-void one_pair_out_of_order(std::span<std::uint32_t> keys, bool ascending) {
+void one_pair_out_of_order(std::span<std::uint32_t> keys, bool ascending, bool last) {
   std::sort(keys.begin(), keys.end());
   if (!ascending) std::reverse(keys.begin(), keys.end());
-  const std::size_t middle = keys.size() / 2 + 5;  // not one of 4096 evenly spaced samples
+  // Neither the pair past the middle nor the last is among 4096 evenly spaced samples.
+  const std::size_t middle = last ? keys.size() - 2 : keys.size() / 2 + 5;
   std::swap(keys[middle], keys[middle + 1]);
   if (keys[middle] == keys[middle + 1]) keys[middle] += ascending ? 1 : -1;
 }
@@ -129,9 +130,11 @@ const SkewedKeys kSkewedKeys[] = {
        return gen() % 50 == 0 ? gen() : 0xAB000000u + (gen() % 3 << 16) + gen() % 65536;
      }},
     {"ascending_but_one_pair", [](std::mt19937& gen) -> std::uint32_t { return gen(); },
-     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, true); }},
+     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, true, false); }},
     {"descending_but_one_pair", [](std::mt19937& gen) -> std::uint32_t { return gen(); },
-     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, false); }},
+     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, false, false); }},
+    {"ascending_but_the_last_pair", [](std::mt19937& gen) -> std::uint32_t { return gen(); },
+     [](std::span<std::uint32_t> keys) { one_pair_out_of_order(keys, true, true); }},
 };
 
 class SortOnSkewedKeys : public KernelTest {

@@ -9,7 +9,7 @@
 namespace plugbench {
 namespace {
 
-std::string number_text(double value, const char* unit) {
+std::string bound_text(double value, const char* unit) {
   char text[64];
   std::snprintf(text, sizeof text, "%g", value);
   return std::string(text) + (*unit ? std::string(" ") + unit : std::string());
@@ -47,11 +47,11 @@ std::string number_problem(double value, const NumberRule& rule) {
   if (!std::isfinite(value)) return "is not a finite number";
   if (rule.min_excluded ? value <= rule.min : value < rule.min) {
     return std::string("must be ") + (rule.min_excluded ? "above " : "at least ") +
-           number_text(rule.min, rule.unit);
+           bound_text(rule.min, rule.unit);
   }
   if (rule.max_excluded ? value >= rule.max : value > rule.max) {
     return std::string("must be ") + (rule.max_excluded ? "below " : "at most ") +
-           number_text(rule.max, rule.unit);
+           bound_text(rule.max, rule.unit);
   }
   return "";
 }
