@@ -110,18 +110,20 @@ TEST(ComparisonProof, RunsOfOneBuildAreNeverCalledDifferent) {
   EXPECT_TRUE(read.out.find("4 earlier runs of this machine") != std::string::npos) << read.out;
 }
 
-// A plugin made 15 % slower, three runs a side: its cell slower, the baseline's same. Not yet
-// steady enough for CI: with 10 repetitions it was called slower in 19 of 21 tries on the 2-core
-// machine (twice too noisy: p = 0.1 after Holm over 2 cells), hence 20; and beside another
-// process (a compiler) its runs are busy and it is too noisy, as it should be. It runs where
-// PLUGBENCH_PROOF=1 asks for it, as tools/comparison_proof.sh does the same on any machine.
+// A plugin made 15 % slower, five runs a side: its cell slower, the baseline's not called
+// different. On the quiet 2-core machine: with three runs a side (Welch's t over 3 and 3 run
+// medians, then Holm over 2 cells) slower in 15 of 20 tries, with five in 19 of 20 (the other: the
+// reference loop took 1.5x longer on the slow side, and a verdict against it is too noisy). Beside
+// another process (a compiler) its runs are busy and it is too noisy, as it should be. Not yet
+// never flaky, so it runs where PLUGBENCH_PROOF=1 asks for it, as tools/comparison_proof.sh does
+// the same on any machine.
 TEST(ComparisonProof, AFifteenPercentSlowdownIsSlower) {
   if (std::getenv("PLUGBENCH_PROOF") == nullptr) {
     GTEST_SKIP() << "set PLUGBENCH_PROOF=1 to run it: not yet steady enough for CI";
   }
   TempFolder folder;
   std::vector<std::string> a, slow;
-  for (int i = 1; i <= 3; ++i) {
+  for (int i = 1; i <= 5; ++i) {
     a.push_back(run_once(folder, "a" + std::to_string(i) + ".json", nullptr, "20"));
     slow.push_back(run_once(folder, "s" + std::to_string(i) + ".json", "0.15", "20"));
   }
@@ -130,10 +132,11 @@ TEST(ComparisonProof, AFifteenPercentSlowdownIsSlower) {
   const auto rows = csv_rows(slower.out);
   ASSERT_EQ(rows.size(), 2u) << slower.out;
   for (const auto& row : rows) {
+    const std::string& verdict = row.at("verdict");
     const bool slowed = row.at("plugin") == "fake_slowdown";
-    EXPECT_EQ(row.at("verdict"), slowed ? "slower" : "same")
-        << row.at("plugin") << " n=" << row.at("n") << ": " << row.at("ratio") << " "
-        << row.at("ratio_interval") << " " << row.at("why");
+    EXPECT_TRUE(slowed ? verdict == "slower" : verdict == "same" || verdict == "too noisy")
+        << row.at("plugin") << " n=" << row.at("n") << ": " << verdict << " " << row.at("ratio")
+        << " " << row.at("ratio_interval") << " " << row.at("why");
   }
 }
 

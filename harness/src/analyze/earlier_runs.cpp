@@ -34,10 +34,18 @@ std::optional<CellKey> baseline_key(const CellResult& cell) {
                 cell.baseline.substr(slash + 1));
 }
 
-// Whether the point is of a compared file's own run: the same machine at the same time.
-bool of_compared_run(const CellPoint& point, const std::vector<const ResultsFile*>& compared) {
+// What tells one run from another: its start time, to the second, and the random seed of its
+// rounds' order (two runs of a second or less can start in the same second).
+std::string run_identity(const RunContext& context) {
+  const std::optional<std::uint64_t>& seed = context.settings.order_seed;
+  return context.time + " seed " + (seed ? std::to_string(*seed) : "none");
+}
+
+// Whether the run is one of the compared files': the same machine and the same run.
+bool of_compared_run(const std::string& machine, const std::string& identity,
+                     const std::vector<const ResultsFile*>& compared) {
   for (const ResultsFile* file : compared) {
-    if (point.run_time == file->context.time && point.machine == machine_label_of(file->context)) {
+    if (identity == run_identity(file->context) && machine == machine_label_of(file->context)) {
       return true;
     }
   }
@@ -81,12 +89,20 @@ RunMatch match_of(const RunContext& earlier, const RunContext& compared) {
   return match;
 }
 
-RunMatch match_in_history(HistoryDatabase& history, std::int64_t run_id,
-                          const RunContext& compared) {
-  const nlohmann::json context =
-      nlohmann::json::parse(history.run_context(run_id), nullptr, /*allow_exceptions=*/false);
-  return match_of(run_context_from_json(context.is_object() ? context : nlohmann::json::object()),
-                  compared);
+// An earlier run of the history as a compared file meets it.
+struct EarlierRun {
+  std::string identity;
+  RunMatch match;
+};
+
+EarlierRun earlier_run(HistoryDatabase& history, const CellPoint& point,
+                       const RunContext& compared) {
+  const nlohmann::json json = nlohmann::json::parse(history.run_context(point.run_id), nullptr,
+                                                    /*allow_exceptions=*/false);
+  RunContext context = run_context_from_json(json.is_object() ? json : nlohmann::json::object());
+  // The run's time as the history keeps it: the context's may be missing from a lenient read.
+  context.time = point.run_time;
+  return {run_identity(context), match_of(context, compared)};
 }
 
 std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const ResultsFile& file,
@@ -96,26 +112,26 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
   CellFilter filter;
   filter.fields["machine"] = file.context.host.name;
   const std::string machine = machine_label_of(file.context);
-  // Each earlier run's median time of each cell, by the run's time: one run added twice (two
+  // Each earlier run's median time of each cell, by the run's identity: one run added twice (two
   // documents of it, another digest each) counts once.
   std::map<std::string, std::map<CellKey, double>> runs;
-  std::map<std::int64_t, RunMatch> matches;
+  std::map<std::int64_t, EarlierRun> seen_runs;
   std::set<std::string> left_out, threads_differ;
   for (const CellPoint& point : history.cells(filter)) {
-    if (point.machine != machine || of_compared_run(point, compared)) continue;
-    auto match = matches.find(point.run_id);
-    if (match == matches.end()) {
-      match = matches.emplace(point.run_id, match_in_history(history, point.run_id, file.context))
-                  .first;
+    if (point.machine != machine) continue;
+    auto run = seen_runs.find(point.run_id);
+    if (run == seen_runs.end()) {
+      run = seen_runs.emplace(point.run_id, earlier_run(history, point, file.context)).first;
     }
-    if (!match->second.other_settings.empty()) {
-      left_out.insert(point.run_time);
-      found.settings.insert(match->second.other_settings.begin(),
-                            match->second.other_settings.end());
+    const auto& [identity, match] = run->second;
+    if (of_compared_run(point.machine, identity, compared)) continue;
+    if (!match.other_settings.empty()) {
+      left_out.insert(identity);
+      found.settings.insert(match.other_settings.begin(), match.other_settings.end());
       continue;
     }
-    if (match->second.other_threads.count(point.plugin)) {
-      threads_differ.insert(point.run_time);
+    if (match.other_threads.count(point.plugin)) {
+      threads_differ.insert(identity);
       found.plugins.insert(point.plugin);
       continue;
     }
@@ -123,9 +139,8 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
         *point.median_ms <= 0 || point.n < 0) {
       continue;
     }
-    runs[point.run_time][key_of(point.workload, point.distribution,
-                                static_cast<std::uint64_t>(point.n), point.plugin, point.variant)] =
-        *point.median_ms;
+    runs[identity][key_of(point.workload, point.distribution, static_cast<std::uint64_t>(point.n),
+                          point.plugin, point.variant)] = *point.median_ms;
   }
   found.kept = runs.size();
   found.other_settings = left_out.size();
