@@ -721,21 +721,27 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
 }
 
 // Short runs one after another can start in the same second: each is a run of its own (its rounds'
-// seed tells it apart), and only the compared files' own runs are left out of their history.
+// seed tells it apart), a run added twice is still one, and only the compared files' own runs are
+// left out of their history.
 TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
-  auto run_with = [&](const std::string& name, std::uint64_t seed, double openmp_factor) {
+  auto run_with = [&](const std::string& name, std::uint64_t seed) {
     nlohmann::json run = base();
     run["context"]["time"] = "2026-01-01T00:00:00Z";
     run["context"]["settings"]["order"] = "interleaved";
     run["context"]["settings"]["order_seed"] = seed;
-    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), openmp_factor);
+    // Each run's own level, as runs have.
+    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), 1.0 + 0.01 * seed);
     return write(name, run);
   };
   const std::string history = folder_->file("one_second.sqlite");
   std::vector<std::string> add = {"history", "add", "--history", history};
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    add.push_back(run_with("second" + std::to_string(seed) + ".json", seed, 1.0));
+    add.push_back(run_with("second" + std::to_string(seed) + ".json", seed));
   }
+  // One of them again as another document (its command line rewritten): still one run.
+  nlohmann::json again = read_json(folder_->file("second3.json"));
+  again["context"]["command_line"] = "harness (copied)";
+  add.push_back(write("second3_again.json", again));
   CommandResult added = run_harness(add);
   ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
   // The compared pair are two of the six (seeds 1 and 2): the other four are their history.
@@ -744,11 +750,11 @@ TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
                    "--format", "md", "--history", history});
   EXPECT_EQ(console.exit_code, 0) << console.out << console.err;
   EXPECT_TRUE(contains(console.out, "4 earlier runs of this machine in")) << console.out;
-  // A new run of the same second but not in the history: all six are its earlier runs.
-  const std::string slowed = run_with("second_slowed.json", 7, 1.15);
-  CommandResult called = run_harness(
-      {"compare", folder_->file("second1.json"), slowed, "--format", "md", "--history", history});
-  EXPECT_TRUE(contains(called.out, "5 earlier runs of this machine in")) << called.out;
+  // Against a run of the same second that is not in the history: the five besides the base.
+  const std::string later = run_with("second_later.json", 7);
+  CommandResult over_five = run_harness(
+      {"compare", folder_->file("second1.json"), later, "--format", "md", "--history", history});
+  EXPECT_TRUE(contains(over_five.out, "5 earlier runs of this machine in")) << over_five.out;
 }
 
 // An earlier run made with another setting that changes times (here the cache warm), or with a

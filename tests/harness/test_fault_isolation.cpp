@@ -15,7 +15,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
+#include <iomanip>
+#include <sstream>
+#include <string>
 #include <thread>
 
 namespace plugbench {
@@ -162,6 +166,15 @@ double seconds_of(Run&& run) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
+// "2026-11-30T17:02:03Z" as seconds since the epoch.
+std::time_t utc_seconds(const std::string& text) {
+  std::tm fields{};
+  std::istringstream in(text);
+  in >> std::get_time(&fields, "%Y-%m-%dT%H:%M:%SZ");
+  EXPECT_FALSE(in.fail()) << text;
+  return timegm(&fields);
+}
+
 TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
   TempFolder folder;
   std::string path = folder.file("r.json");
@@ -194,7 +207,9 @@ TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
   const int timeout_s = std::max(3, static_cast<int>(std::ceil(2 * good_s)));
   arguments.insert(arguments.end(), {"--timeout", std::to_string(timeout_s)});
   CommandResult r;
+  const std::time_t run_began = std::time(nullptr);
   const double seconds = seconds_of([&] { r = run_harness(arguments); });
+  const std::time_t run_ended = std::time(nullptr);
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   // Two timeouts, the deaf worker's 2 s of grace before SIGKILL, and a fresh worker after each:
   // had the harness waited for a hanging cell, the run would never end.
@@ -202,6 +217,10 @@ TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
       << "the timeouts must not wait for the cells (the good cell's run took " << good_s << " s)";
   EXPECT_TRUE(contains(r.out, "0 crashed, 2 timed out")) << r.out;
   nlohmann::json results = read_json(path);
+  // The file's time is when the run began, not when it ended: the timeouts alone took seconds.
+  const std::time_t stamped = utc_seconds(results["context"]["time"].get<std::string>());
+  EXPECT_LE(stamped, run_began + 2) << results["context"]["time"];
+  EXPECT_LT(stamped, run_ended - 2) << results["context"]["time"];
   nlohmann::json hang = cells_of(results, "fake_hang", "fake_loop").at(0);
   EXPECT_EQ(hang["status"], "timeout");
   EXPECT_EQ(hang["message"], "no result within the --timeout of " + std::to_string(timeout_s) +

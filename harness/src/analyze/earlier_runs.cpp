@@ -35,7 +35,8 @@ std::optional<CellKey> baseline_key(const CellResult& cell) {
 }
 
 // What tells one run from another: its start time, to the second, and the random seed of its
-// rounds' order (two runs of a second or less can start in the same second).
+// rounds' order (two runs of a second or less can start in the same second). Runs without a seed
+// (sequential) or with the same given one are still one run where they started in one second.
 std::string run_identity(const RunContext& context) {
   const std::optional<std::uint64_t>& seed = context.settings.order_seed;
   return context.time + " seed " + (seed ? std::to_string(*seed) : "none");
@@ -99,9 +100,8 @@ EarlierRun earlier_run(HistoryDatabase& history, const CellPoint& point,
                        const RunContext& compared) {
   const nlohmann::json json = nlohmann::json::parse(history.run_context(point.run_id), nullptr,
                                                     /*allow_exceptions=*/false);
-  RunContext context = run_context_from_json(json.is_object() ? json : nlohmann::json::object());
-  // The run's time as the history keeps it: the context's may be missing from a lenient read.
-  context.time = point.run_time;
+  const RunContext context =
+      run_context_from_json(json.is_object() ? json : nlohmann::json::object());
   return {run_identity(context), match_of(context, compared)};
 }
 

@@ -257,6 +257,7 @@ std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
 int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts) {
   RunRecord run;
+  run.started_at = utc_timestamp();
   const bool root = ranks.is_root();
   if (!ranks.alone()) {
     if (std::string difference = plan_difference(ranks, matrix); !difference.empty()) {
