@@ -720,9 +720,9 @@ TEST_F(Compare, OneRunASideIsJudgedOverTheHistorysEarlierRuns) {
   EXPECT_TRUE(contains(runs.err, "--history is for one run a side")) << runs.err;
 }
 
-// Short runs one after another can start in the same second: each is a run of its own (its rounds'
-// seed tells it apart), a run added twice is still one, and only the compared files' own runs are
-// left out of their history.
+// Short runs one after another can start in the same second: each is a run of its own (its run id
+// tells it apart, and in files made before the run id its rounds' seed), a run added twice is
+// still one, and only the compared files' own runs are left out of their history.
 TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
   auto run_with = [&](const std::string& name, std::uint64_t seed) {
     nlohmann::json run = base();
@@ -755,6 +755,25 @@ TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
   CommandResult over_five = run_harness(
       {"compare", folder_->file("second1.json"), later, "--format", "md", "--history", history});
   EXPECT_TRUE(contains(over_five.out, "5 earlier runs of this machine in")) << over_five.out;
+
+  // Sequential runs have no seed: their run ids tell four runs of one second apart.
+  const std::string sequential_history = folder_->file("sequential.sqlite");
+  std::vector<std::string> add_sequential = {"history", "add", "--history", sequential_history};
+  for (int i = 1; i <= 4; ++i) {
+    nlohmann::json run = base();
+    run["context"]["time"] = "2026-01-02T00:00:00Z";
+    run["context"]["run_id"] = "00000000000000a" + std::to_string(i);
+    run["context"]["settings"]["order"] = "sequential";
+    run["context"]["settings"]["order_seed"] = nullptr;
+    scale_kernel_time(cell_of(run, "reduce", "openmp", 4096), 1.0 + 0.01 * i);
+    add_sequential.push_back(write("sequential" + std::to_string(i) + ".json", run));
+  }
+  CommandResult added_sequential = run_harness(add_sequential);
+  ASSERT_EQ(added_sequential.exit_code, 0) << added_sequential.out << added_sequential.err;
+  CommandResult over_two =
+      run_harness({"compare", folder_->file("sequential1.json"), folder_->file("sequential2.json"),
+                   "--format", "md", "--history", sequential_history});
+  EXPECT_TRUE(contains(over_two.out, "2 earlier runs of this machine in")) << over_two.out;
 }
 
 // An earlier run made with another setting that changes times (here the cache warm), or with a

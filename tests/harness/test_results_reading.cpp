@@ -221,6 +221,7 @@ TEST(RunContext, WhatTheRunWritesReadsBackAndWritesTheSame) {
       {"interrupted_by_signal", 15},
       {"context",
        {{"time", "2026-12-05T16:00:00Z"},
+        {"run_id", "0123456789abcdef"},
         {"command_line", "harness -r 5"},
         {"host", to_json(HostFacts{})},
         {"build", to_json(BuildFacts{})},
@@ -277,6 +278,7 @@ TEST(RunContext, WhatTheRunWritesReadsBackAndWritesTheSame) {
   EXPECT_FALSE(run.complete);
   EXPECT_EQ(run.interrupted_by_signal, std::optional<double>(15));
   EXPECT_EQ(setting_text(run.settings, "repetitions"), "5");
+  EXPECT_EQ(run.run_id, "0123456789abcdef");
   EXPECT_EQ(run.devices.at(0).reported_by, "cuda_naive");
   EXPECT_EQ(run.plugins.at(0).peak_gbps, std::optional<double>(39.5));
   ASSERT_TRUE(run.mpi);

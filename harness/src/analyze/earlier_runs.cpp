@@ -34,12 +34,13 @@ std::optional<CellKey> baseline_key(const CellResult& cell) {
                 cell.baseline.substr(slash + 1));
 }
 
-// What tells one run from another: its start time, to the second, and the random seed of its
-// rounds' order (two runs of a second or less can start in the same second). Runs without a seed
-// (sequential) or with the same given one are still one run where they started in one second.
+// What tells one run from another: its start time, to the second, its random run id, and the
+// seed of its rounds' order (files made before the run id: two runs of a second or less can start
+// in the same second, and a sequential run has no seed).
 std::string run_identity(const RunContext& context) {
   const std::optional<std::uint64_t>& seed = context.settings.order_seed;
-  return context.time + " seed " + (seed ? std::to_string(*seed) : "none");
+  return context.time + " run " + context.run_id + " seed " +
+         (seed ? std::to_string(*seed) : "none");
 }
 
 // Whether the run is one of the compared files': the same machine and the same run.

@@ -273,6 +273,7 @@ nlohmann::json to_json(const RunContext& run) {
   for (const DeviceFacts& device : run.devices) context["devices"].push_back(to_json(device));
   for (const PeakBandwidth& peak : run.peaks) context["peaks"].push_back(to_json(peak));
   for (const PluginFacts& plugin : run.plugins) context["plugins"].push_back(to_json(plugin));
+  if (!run.run_id.empty()) context["run_id"] = run.run_id;
   if (run.own_threads_quiet) context["own_threads_quiet"] = to_json(*run.own_threads_quiet);
   if (run.mpi) context["mpi"] = to_json(*run.mpi);
   nlohmann::json j = {{"complete", run.complete}, {"context", std::move(context)}};
@@ -347,6 +348,7 @@ RunContext run_context_from_json(const nlohmann::json& context) {
   RunContext run;
   if (!context.is_object()) return run;
   run.time = text_at(context, "/time");
+  run.run_id = text_at(context, "/run_id");
   run.command_line = text_at(context, "/command_line");
   run.host = host_from_json(object_of(context, "host"));
   run.build = build_from_json(object_of(context, "build"));

@@ -104,7 +104,8 @@ struct RunContext {
   // At the file's top level, beside "context": false where a signal or a lost rank cut the run.
   bool complete = true;
   std::optional<double> interrupted_by_signal;  // the signal that stopped the run
-  std::string time;                             // "2026-11-30T17:02:03Z"
+  std::string time;                             // "2026-11-30T17:02:03Z", as the run began
+  std::string run_id;  // random, one per run: runs that began in one second differ in it
   std::string command_line;
   HostFacts host;
   BuildFacts build;

@@ -26,6 +26,8 @@
 #include "run/run_record.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -252,12 +254,22 @@ std::vector<MemoryPattern> host_peak_patterns(const Matrix& matrix) {
   return patterns;
 }
 
+// 64 random bits as 16 hex digits: what tells this run from another that began in the same second.
+std::string random_run_id() {
+  std::random_device device;
+  const std::uint64_t bits = (std::uint64_t{device()} << 32) | device();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(bits));
+  return text;
+}
+
 }  // namespace
 
 int run_matrix(const RunRequest& options, const std::vector<PluginRecord>& plugins,
                const Matrix& matrix, RankGroup& ranks, const nlohmann::json& rank_facts) {
   RunRecord run;
   run.started_at = utc_timestamp();
+  run.run_id = random_run_id();
   const bool root = ranks.is_root();
   if (!ranks.alone()) {
     if (std::string difference = plan_difference(ranks, matrix); !difference.empty()) {

@@ -35,6 +35,7 @@ struct RunRecord {
   std::vector<RankSpread> spreads;
   bool ranks_lost = false;       // a rank stopped answering: the file holds what the root had
   std::string started_at;        // UTC, as the run began: the file's context.time
+  std::string run_id;            // random, one per run: the file's context.run_id
   std::uint64_t order_seed = 0;  // of the interleaved rounds' random order
   QuietTally quiet;              // the rounds' waits for the harness's threads to go quiet
 
