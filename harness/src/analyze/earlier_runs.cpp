@@ -43,17 +43,6 @@ std::string run_identity(const RunContext& context) {
          (seed ? std::to_string(*seed) : "none");
 }
 
-// Whether the run is one of the compared files': the same machine and the same run.
-bool of_compared_run(const std::string& machine, const std::string& identity,
-                     const std::vector<const ResultsFile*>& compared) {
-  for (const ResultsFile* file : compared) {
-    if (identity == run_identity(file->context) && machine == machine_label_of(file->context)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The settings that decide what a cell's time is, not only how precisely it is known (the
 // repetitions, the budget and the order's seed do not).
 constexpr const char* kSettingsThatChangeTimes[] = {"cache",  "host_memory", "order",   "isolation",
@@ -113,6 +102,13 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
   CellFilter filter;
   filter.fields["machine"] = file.context.host.name;
   const std::string machine = machine_label_of(file.context);
+  // The compared files' own runs of this machine, which are not their own earlier runs.
+  std::set<std::string> compared_runs;
+  for (const ResultsFile* other : compared) {
+    if (machine_label_of(other->context) == machine) {
+      compared_runs.insert(run_identity(other->context));
+    }
+  }
   // Each earlier run's median time of each cell, by the run's identity: one run added twice (two
   // documents of it, another digest each) counts once.
   std::map<std::string, std::map<CellKey, double>> runs;
@@ -125,7 +121,7 @@ std::map<CellKey, EarlierRuns> earlier_of(HistoryDatabase& history, const Result
       run = seen_runs.emplace(point.run_id, earlier_run(history, point, file.context)).first;
     }
     const auto& [identity, match] = run->second;
-    if (of_compared_run(point.machine, identity, compared)) continue;
+    if (compared_runs.count(identity)) continue;
     if (!match.other_settings.empty()) {
       left_out.insert(identity);
       found.settings.insert(match.other_settings.begin(), match.other_settings.end());

@@ -55,7 +55,7 @@ RunContext run_context_of(const RunRecord& run, const RunRequest& options,
   RunContext context;
   context.complete = run.stopped_by_signal == 0 && !run.ranks_lost;
   if (run.stopped_by_signal != 0) context.interrupted_by_signal = run.stopped_by_signal;
-  context.time = run.started_at.empty() ? utc_timestamp() : run.started_at;
+  context.time = run.started_at;
   context.run_id = run.run_id;
   context.command_line = options.command_line;
   context.host = host_description();
