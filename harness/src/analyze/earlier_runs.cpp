@@ -34,15 +34,6 @@ std::optional<CellKey> baseline_key(const CellResult& cell) {
                 cell.baseline.substr(slash + 1));
 }
 
-// What tells one run from another: its start time, to the second, its random run id, and the
-// seed of its rounds' order (files made before the run id: two runs of a second or less can start
-// in the same second, and a sequential run has no seed).
-std::string run_identity(const RunContext& context) {
-  const std::optional<std::uint64_t>& seed = context.settings.order_seed;
-  return context.time + " run " + context.run_id + " seed " +
-         (seed ? std::to_string(*seed) : "none");
-}
-
 // The settings that decide what a cell's time is, not only how precisely it is known (the
 // repetitions, the budget and the order's seed do not).
 constexpr const char* kSettingsThatChangeTimes[] = {"cache",  "host_memory", "order",   "isolation",

@@ -216,6 +216,11 @@ std::optional<int> rank_number(const nlohmann::json& value, const std::string& p
 
 }  // namespace
 
+std::string run_identity(const RunContext& run) {
+  const std::optional<std::uint64_t>& seed = run.settings.order_seed;
+  return run.time + " run " + run.run_id + " seed " + (seed ? std::to_string(*seed) : "none");
+}
+
 std::string setting_text(const SettingsFacts& settings, const char* key) {
   const auto row =
       std::find_if(std::begin(kRunSettingFields), std::end(kRunSettingFields),

@@ -122,6 +122,12 @@ struct RunContext {
 // ("" where the file had none); "" for a key no row has.
 std::string setting_text(const SettingsFacts& settings, const char* key);
 
+// What tells one run from another, in a history where the same run may be added twice (another
+// document of it, another digest): its start time, to the second, its random run id, and the seed
+// of its rounds' order (files made before the run id: two runs of a second or less can start in
+// the same second, and a sequential run has no seed).
+std::string run_identity(const RunContext& run);
+
 nlohmann::json to_json(const HostFacts& host);
 nlohmann::json to_json(const BuildFacts& build);
 nlohmann::json to_json(const DeviceFacts& device);
