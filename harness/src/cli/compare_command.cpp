@@ -13,6 +13,7 @@
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/history_database.hpp"
+#include "history/memory_level.hpp"
 #include "render/figure_text.hpp"
 #include "render/text_table.hpp"
 #include "results/machine_facts.hpp"
@@ -24,6 +25,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,6 +48,8 @@ struct CompareOptions {
   bool wide = false;    // every column on the console too
   std::string history;  // --history DB: how much runs differ, for one run a side
   CellSelection selection;
+  // --history: each compared run's host memory against its machine's other runs (one pair's).
+  std::vector<std::string> memory_lines;
 };
 
 po::options_description describe_compare_options(CompareOptions& o) {
@@ -93,7 +97,8 @@ po::options_description describe_compare_options(CompareOptions& o) {
       "history", po::value<std::string>(&o.history),
       "with one run a side: judge each cell against how much its earlier runs on the same "
       "machine differ, read from this results history (harness history add); cells with fewer "
-      "than 3 earlier runs are judged over their samples")(
+      "than 3 earlier runs are judged over their samples; each side's host memory is set against "
+      "its machine's other runs there too")(
       "regressions-across-machines", po::bool_switch(&o.settings.regressions_across_machines),
       "call a slower cell a regression (exit 1) even where the CPUs or GPUs differ; by default "
       "other hardware is compared, not judged")("help,h", "this help");
@@ -215,6 +220,7 @@ void print_comparison(const FileComparison& comparison, const CompareOptions& o,
     say(text, text_format, comparison.heading);
     if (!comparison.machines_differ.empty()) say(text, text_format, comparison.machines_differ);
     TableWriter(text, text_format, console_columns(o)).write(comparison.machines);
+    for (const std::string& line : o.memory_lines) say(text, text_format, line);
     text << "\n";
     for (const std::string& remark : comparison.remarks) say(text, text_format, remark);
   }
@@ -267,6 +273,20 @@ std::string incomplete_warning(const ResultsFile& file) {
          "; it holds only the cells it finished";
 }
 
+// Each side's host memory against its machine's other runs in the history; the two compared files
+// are left out of them, as they are of each cell's earlier runs.
+std::vector<std::string> memory_lines(const MemoryLevels& levels, const ResultsFile& base,
+                                      const ResultsFile& current) {
+  const std::set<std::string> compared = {run_identity(base.context),
+                                          run_identity(current.context)};
+  std::vector<std::string> lines;
+  for (const auto& [side, file] : {std::pair{"base", &base}, std::pair{"new", &current}}) {
+    const std::string line = memory_level_line(levels.of(file->context, compared));
+    if (!line.empty()) lines.push_back(std::string(side) + ": " + line);
+  }
+  return lines;
+}
+
 }  // namespace
 
 int run_compare(int argc, const char* const* argv) {
@@ -307,6 +327,7 @@ int run_compare(int argc, const char* const* argv) {
     newer_incomplete = newer_incomplete || (by_runs ? i >= options.base_runs.size() : i > 0);
   }
   std::optional<HistoryDatabase> history;
+  std::optional<MemoryLevels> levels;
   if (!options.history.empty()) {
     if (const std::string problem = history_path_problem(options.history); !problem.empty()) {
       std::cerr << "harness compare: --history " << printable_text(options.history) << problem
@@ -322,6 +343,7 @@ int run_compare(int argc, const char* const* argv) {
     }
     try {
       history.emplace(options.history, HistoryDatabase::ReadOnly{});
+      levels.emplace(*history);
     } catch (const HistoryError& e) {
       std::cerr << "harness compare: " << e.what() << "\n";
       return kCompareInputError;
@@ -334,6 +356,7 @@ int run_compare(int argc, const char* const* argv) {
     if (history) {
       pair.settings.history = described_spread(*history, options.history, files[0], base_cells,
                                                files[current], current_cells);
+      pair.memory_lines = memory_lines(*levels, files[0], files[current]);
     }
     return pair;
   };

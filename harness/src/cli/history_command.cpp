@@ -8,6 +8,7 @@
 #include "history/history_database.hpp"
 #include "history/history_location.hpp"
 #include "history/history_tables.hpp"
+#include "history/memory_level.hpp"
 #include "history/trend_chart.hpp"
 #include "render/figure_text.hpp"
 #include "render/text_table.hpp"
@@ -72,7 +73,10 @@ std::string history_usage() {
           "       harness history machines [FILTER]\n"
           "       harness history changes [FILTER]\n\n"
           "A results history in an SQLite database (tables in docs/history.md). add stores runs "
-          "(each once: a run already there is refused); list shows them; trend shows a cell's "
+          "(each once: a run already there is refused); list shows them, with each run's host read "
+          "peak over the median of its machine's other runs (SLOWER: over "
+       << number_text(100 * kSlowerMemoryFraction, "%.0f")
+       << " % below, its memory likely shared with neighbours); trend shows a cell's "
           "median over the runs, per machine; machines shows each machine's latest run of a cell "
           "against the fastest; changes finds steps in each cell's series per machine (E-divisive "
           "means, Matteson & James 2014) with the commit range, step, confidence and the first "
@@ -150,7 +154,7 @@ int run_command(const HistoryOptions& o) {
     return worst;
   }
   if (o.command == "list") {
-    tables.write(runs_table(history.runs()));
+    tables.write(runs_table(history.runs(), MemoryLevels(history)));
     return kHistoryDone;
   }
   const CellFilter filter = parse_cell_filter(o.arguments.empty() ? "" : o.arguments.front());

@@ -1,12 +1,15 @@
-// history_add.cpp: a results file read and stored in the history, said in one line.
+// history_add.cpp: a results file read and stored in the history, said in one line (after a run,
+// a second: its host memory against the machine's usual).
 #include "history/history_add.hpp"
 
+#include "history/memory_level.hpp"
 #include "results/results_reader.hpp"
 
 namespace plugbench {
 
 int add_results_file(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
-                     const std::string& who, std::ostream& out, std::ostream& err) {
+                     const std::string& who, std::ostream& out, std::ostream& err,
+                     RunContext* added) {
   ResultsFile file;
   try {
     file = read_results_file(path, max_bytes, CellJson::kept);
@@ -31,6 +34,7 @@ int add_results_file(HistoryDatabase& history, const std::string& path, std::uin
   }
   out << "added " << path << " as run " << outcome.run_id << " (" << file.cells.size()
       << " cells) to " << history.connection().path() << "\n";
+  if (added) *added = file.context;
   return kHistoryDone;
 }
 
@@ -38,8 +42,14 @@ int add_results_to_history(const std::string& database, const std::string& resul
                            std::ostream& out, std::ostream& err) {
   try {
     HistoryDatabase history(database);
-    return add_results_file(history, results_path, kMaxFileMibLimit << 20, "harness: --history",
-                            out, err);
+    RunContext run;
+    const int code = add_results_file(history, results_path, kMaxFileMibLimit << 20,
+                                      "harness: --history", out, err, &run);
+    if (code != kHistoryDone) return code;
+    // Now in the history, the run is left out of its own machine's usual.
+    const std::string line = memory_level_line(MemoryLevels(history).of(run, {run_identity(run)}));
+    if (!line.empty()) out << line << "\n";
+    return code;
   } catch (const HistoryError& e) {
     err << "harness: --history: " << e.what() << "\n";
     return kHistoryDatabaseError;

@@ -23,12 +23,15 @@ enum HistoryExitCode {
 };
 
 // Adds one file; says what happened. Throws HistoryError (the database), never ResultsFileError.
-// `who` starts each message ("harness history add", "harness: --history").
+// `who` starts each message ("harness history add", "harness: --history"). `added`, where given,
+// gets the context of the run added.
 int add_results_file(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
-                     const std::string& who, std::ostream& out, std::ostream& err);
+                     const std::string& who, std::ostream& out, std::ostream& err,
+                     RunContext* added = nullptr);
 
 // Adds a finished run's results (read back from `results_path`) to the history at `database`;
-// says what it did on `out`, a problem on `err`. Returns a HistoryExitCode.
+// says what it did on `out`, and then the run's host memory against the machine's other runs in
+// the history (memory_level_line), a problem on `err`. Returns a HistoryExitCode.
 int add_results_to_history(const std::string& database, const std::string& results_path,
                            std::ostream& out, std::ostream& err);
 

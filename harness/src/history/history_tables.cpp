@@ -48,9 +48,17 @@ std::string short_commit(const std::string& commit) {
   return commit.substr(0, 12);
 }
 
+// The run's read peak, where it calibrated one (a run of copy workloads alone did not).
+std::optional<MemoryLevel> read_level(const MemoryLevels& levels, std::int64_t run_id) {
+  for (const MemoryLevel& level : levels.of_stored(run_id)) {
+    if (level.pattern == "read") return level;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
-TextTable runs_table(const std::vector<RunSummary>& runs) {
+TextTable runs_table(const std::vector<RunSummary>& runs, const MemoryLevels& levels) {
   TextTable table;
   table.title = "runs in the history";
   table.columns = {{"run", "run_id"},
@@ -60,8 +68,13 @@ TextTable runs_table(const std::vector<RunSummary>& runs) {
                    {"cells", "cells"},
                    {"ok", "cells_ok"},
                    {"complete", "complete", true},
+                   {"host read GB/s", "host_read_gbps"},
+                   {"vs usual", "host_read_vs_usual"},
                    {"added from", "source_file", true}};
+  bool judged = false;
   for (const RunSummary& run : runs) {
+    const std::optional<MemoryLevel> read = read_level(levels, run.run_id);
+    judged = judged || (read && read->judged());
     TableRow row;
     row.cells = {std::to_string(run.run_id),
                  run.run_time,
@@ -70,11 +83,21 @@ TextTable runs_table(const std::vector<RunSummary>& runs) {
                  std::to_string(run.cells),
                  std::to_string(run.cells_ok),
                  run.complete ? "yes" : "NO (interrupted)",
+                 read ? number_text(read->gbps, "%.1f") : "",
+                 read ? memory_level_mark(*read) : "",
                  run.source_file};
+    row.alert = read && read->slower();
     table.rows.push_back(row);
   }
   if (runs.empty()) {
     table.notes.push_back("(no runs yet: add results files with harness history add)");
+  }
+  if (judged) {
+    table.notes.push_back(
+        "(vs usual: the host read peak over the median of the same machine's other runs, where " +
+        std::to_string(kMemoryLevelMinRuns) + " or more have one calibrated alike; SLOWER: over " +
+        number_text(100 * kSlowerMemoryFraction, "%.0f") +
+        " % below it, the memory likely shared with neighbours)");
   }
   return table;
 }

@@ -5,13 +5,15 @@
 
 #include "history/change_points.hpp"
 #include "history/history_database.hpp"
+#include "history/memory_level.hpp"
 #include "render/text_table.hpp"
 
 #include <vector>
 
 namespace plugbench {
 
-TextTable runs_table(const std::vector<RunSummary>& runs);
+// Each run, with its host read peak against the same machine's other runs (`levels`).
+TextTable runs_table(const std::vector<RunSummary>& runs, const MemoryLevels& levels);
 
 // One table per series (a cell on a machine), oldest run first.
 std::vector<TextTable> trend_tables(const std::vector<CellPoint>& points);

@@ -148,6 +148,8 @@ PeakBandwidth peak_read(const nlohmann::json& peak, double gbps) {
   }
   read.memory_space = value_named(kMemorySpaceNames, text_at(peak, "/memory_space"));
   read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
+  // How it was calibrated (threads, quick), which the history reads from the JSON alike.
+  read.measured_by = text_at(peak, "/measured_by");
   read.gbps = gbps;
   return read;
 }

@@ -1,0 +1,180 @@
+// memory_level.cpp: the history's host peaks by machine, and a run's against them.
+#include "history/memory_level.hpp"
+
+#include "measure/measurement.hpp"
+#include "render/figure_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace plugbench {
+namespace {
+
+// How a host peak was calibrated, beyond the loop that won: on how many OpenMP threads, and
+// whether by the tests' quick calibration ("16 OpenMP threads", "2 OpenMP threads, quick"). A peak
+// on fewer threads, or over buffers that fit in a cache, differs for that alone, not for
+// neighbours. A text without a thread count (another writer's) is kept whole.
+std::string calibrated_as(const std::string& measured_by) {
+  const std::string threads = " OpenMP threads";
+  const std::size_t end = measured_by.find(threads);
+  std::size_t begin = end;
+  while (begin != std::string::npos && begin > 0 &&
+         std::isdigit(static_cast<unsigned char>(measured_by[begin - 1]))) {
+    --begin;
+  }
+  if (end == std::string::npos || begin == end) return measured_by;
+  const bool quick = measured_by.find("quick calibration") != std::string::npos;
+  return measured_by.substr(begin, end - begin) + threads + (quick ? ", quick" : "");
+}
+
+// Read first: the peak that most host workloads are held to.
+int pattern_order(const std::string& pattern) {
+  if (pattern == "read") return 0;
+  if (pattern == "copy") return 1;
+  return 2;
+}
+
+std::string gbps_text(double gbps) {
+  return number_text(gbps, "%.1f");
+}
+
+std::string other_runs(std::size_t count) {
+  if (count == 0) return "no other run";
+  return std::to_string(count) + (count == 1 ? " other run" : " other runs");
+}
+
+std::string level_text(const MemoryLevel& level) {
+  const std::string own = level.pattern + " " + gbps_text(level.gbps) + " GB/s, ";
+  if (!level.judged()) {
+    return own + "not judged (" + other_runs(level.runs) + " of this machine in the history, " +
+           std::to_string(kMemoryLevelMinRuns) + " needed)";
+  }
+  if (!level.slower()) {
+    return own + "as usual (this machine's median " + gbps_text(level.median_gbps) + " over " +
+           other_runs(level.runs) + " in the history)";
+  }
+  return own + number_text(100 * (1 - level.ratio()), "%.0f") + " % below this machine's usual " +
+         gbps_text(level.median_gbps) + " (median of " + other_runs(level.runs) +
+         " in the history, " + gbps_text(level.lowest_gbps) + "-" + gbps_text(level.highest_gbps) +
+         ")";
+}
+
+}  // namespace
+
+MemoryLevels::MemoryLevels(HistoryDatabase& history) {
+  SqliteStatement query(history.connection(),
+                        "SELECT r.run_id, m.host, m.cpu, m.gpus, r.context, p.pattern, p.gbps, "
+                        "p.measured_by FROM peaks p JOIN runs r USING (run_id) "
+                        "JOIN machines m USING (machine_id) "
+                        "WHERE p.memory_space = 'host' AND p.gbps > 0 "
+                        "ORDER BY r.run_time, r.run_id");
+  std::map<std::int64_t, std::string> identities;  // each run's context parsed once
+  while (query.step()) {
+    Peak peak;
+    peak.run_id = query.integer(0);
+    peak.machine = machine_label(query.text(1), query.text(2), query.text(3));
+    auto identity = identities.find(peak.run_id);
+    if (identity == identities.end()) {
+      const nlohmann::json context =
+          nlohmann::json::parse(query.text(4), nullptr, /*allow_exceptions=*/false);
+      identity =
+          identities
+              .emplace(peak.run_id, run_identity(run_context_from_json(
+                                        context.is_object() ? context : nlohmann::json::object())))
+              .first;
+    }
+    peak.identity = identity->second;
+    peak.pattern = query.text(5);
+    peak.gbps = query.real(6).value_or(0);
+    peak.calibrated = calibrated_as(query.text(7));
+    if (std::isfinite(peak.gbps)) peaks_.push_back(std::move(peak));
+  }
+}
+
+std::vector<MemoryLevel> MemoryLevels::of(const RunContext& run,
+                                          const std::set<std::string>& left_out) const {
+  std::vector<Peak> own;
+  for (const PeakBandwidth& peak : run.peaks) {
+    if (peak.memory_space != MemorySpace::host || !(peak.gbps > 0) || !std::isfinite(peak.gbps)) {
+      continue;
+    }
+    Peak mine;
+    mine.pattern = peak.pattern;
+    mine.gbps = peak.gbps;
+    mine.calibrated = calibrated_as(peak.measured_by);
+    own.push_back(std::move(mine));
+  }
+  return levels(machine_label_of(run), std::move(own), left_out);
+}
+
+std::vector<MemoryLevel> MemoryLevels::of_stored(std::int64_t run_id) const {
+  std::vector<Peak> own;
+  for (const Peak& peak : peaks_) {
+    if (peak.run_id == run_id) own.push_back(peak);
+  }
+  if (own.empty()) return {};
+  const std::string machine = own.front().machine;
+  const std::set<std::string> itself = {own.front().identity};
+  return levels(machine, std::move(own), itself);
+}
+
+std::vector<MemoryLevel> MemoryLevels::levels(const std::string& machine, std::vector<Peak> own,
+                                              const std::set<std::string>& left_out) const {
+  std::stable_sort(own.begin(), own.end(), [](const Peak& a, const Peak& b) {
+    return pattern_order(a.pattern) < pattern_order(b.pattern);
+  });
+  std::vector<MemoryLevel> found;
+  std::set<std::string> patterns;
+  for (const Peak& mine : own) {
+    if (!patterns.insert(mine.pattern).second) continue;  // a pattern twice: its first peak
+    // One run added twice (two documents of it) counts once: its first peak.
+    std::map<std::string, double> others;
+    for (const Peak& peak : peaks_) {
+      if (peak.machine == machine && peak.pattern == mine.pattern &&
+          peak.calibrated == mine.calibrated && !left_out.count(peak.identity)) {
+        others.emplace(peak.identity, peak.gbps);
+      }
+    }
+    MemoryLevel level;
+    level.pattern = mine.pattern;
+    level.gbps = mine.gbps;
+    level.runs = others.size();
+    if (!others.empty()) {
+      std::vector<double> rates;
+      for (const auto& [identity, gbps] : others) rates.push_back(gbps);
+      level.median_gbps = median_of(rates);
+      level.lowest_gbps = *std::min_element(rates.begin(), rates.end());
+      level.highest_gbps = *std::max_element(rates.begin(), rates.end());
+    }
+    found.push_back(level);
+  }
+  return found;
+}
+
+std::string memory_level_line(const std::vector<MemoryLevel>& levels) {
+  if (levels.empty()) return "";
+  std::string line = "host memory: ";
+  bool slower = false;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    line += (i > 0 ? "; " : "") + level_text(levels[i]);
+    slower = slower || levels[i].slower();
+  }
+  if (slower) {
+    // The calibration and the cells met the same memory: a ratio over the rounds' reference loop
+    // is over a loop that was slowed as much.
+    line +=
+        ": neighbours may have shared it; host cells' times are slower with it, their %ref and "
+        "compare's norm new/base hold";
+  }
+  return line;
+}
+
+std::string memory_level_mark(const MemoryLevel& level) {
+  if (!level.judged()) return "";
+  return number_text(level.ratio(), "%.2f") + (level.slower() ? " SLOWER" : "");
+}
+
+}  // namespace plugbench
