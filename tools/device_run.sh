@@ -97,7 +97,9 @@ stage_sanitize() {
 #   PLUGBENCH_NCU_KERNELS  kernel name filter (ncu --kernel-name), e.g. "regex:scan_kernel|DeviceScan"
 #   PLUGBENCH_NCU_LAUNCHES how many launches to profile (default 40), counted over every plugin of
 #                          the run in its order (cub first): profile one plugin per stage (-p) to
-#                          be sure each one's kernels are reached
+#                          be sure each one's kernels are reached. The harness's own kernels (the
+#                          calibration's loops, held starts, clock stamps: a dozen) come first, so
+#                          with fewer launches name the plugin's kernels in PLUGBENCH_NCU_KERNELS
 #   PLUGBENCH_NCU_SECTIONS the sections (default: the five above; e.g. add InstructionStats;
 #                          with SourceCounters, NAME-source.csv holds the sampled stalls per SASS line)
 # NAME-raw.csv holds every collected metric, one row per kernel (the warp stall reasons are there,

@@ -1,13 +1,14 @@
 // test_comparison_proof.cpp: the comparison's promise on this machine, at a small size: runs of
 // the same build in alternation (A B A B A B) are never called different, and a plugin made 15 %
-// slower (the fake_slowdown plugin) is called slower, the cell beside it not. Slow (six harness
-// runs each, full calibration), run alone so that no other test is the neighbour it measures.
+// slower (the fake_slowdown plugin) is called slower, the cell beside it not. Slow (six and twenty
+// harness runs, full calibration), run alone so that no other test is the neighbour it measures.
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ namespace {
 using plugbench::testing::CommandResult;
 using plugbench::testing::csv_rows;
 using plugbench::testing::fake_plugin_dir;
+using plugbench::testing::read_json;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 
@@ -43,8 +45,9 @@ std::vector<std::string> side(const std::string& option, const std::vector<std::
 }
 
 CommandResult compare_runs(const std::vector<std::string>& base,
-                           const std::vector<std::string>& news) {
-  std::vector<std::string> arguments = {"compare", "--format", "csv"};
+                           const std::vector<std::string>& news,
+                           const std::string& alpha = "0.05") {
+  std::vector<std::string> arguments = {"compare", "--format", "csv", "--alpha", alpha};
   for (auto part : {side("--base", base), side("--new", news)}) {
     arguments.insert(arguments.end(), part.begin(), part.end());
   }
@@ -110,34 +113,90 @@ TEST(ComparisonProof, RunsOfOneBuildAreNeverCalledDifferent) {
   EXPECT_TRUE(read.out.find("4 earlier runs of this machine") != std::string::npos) << read.out;
 }
 
-// A plugin made 15 % slower, five runs a side: its cell slower, the baseline's not called
-// different. On the quiet 2-core machine: with three runs a side (Welch's t over 3 and 3 run
-// medians, then Holm over 2 cells) slower in 15 of 20 tries, with five in 39 of 40 (the other: the
-// reference loop took 1.5x longer on the slow side, and a verdict against it is too noisy). Beside
-// another process (a compiler) its runs are busy and it is too noisy, as it should be. Not yet
-// never flaky, so it runs where PLUGBENCH_PROOF=1 asks for it, as tools/comparison_proof.sh does
-// the same on any machine.
+// Why compare withdrew a call as too noisy because the machine, not the code, moved: the rounds'
+// reference loop moved as far as the time, or other processes took the CPUs (compare_cells.cpp).
+bool withdrawn_for_the_machine(const std::map<std::string, std::string>& row) {
+  const std::string& why = row.at("why");
+  return row.at("verdict") == "too noisy" && (why.rfind("the reference loop moved", 0) == 0 ||
+                                              why.rfind("the machine was busy", 0) == 0);
+}
+
+// cpu_serial's median in each run: the same code in every run, so how far it moves is the machine.
+std::vector<double> baseline_medians(const std::vector<std::string>& files) {
+  std::vector<double> medians;
+  for (const std::string& file : files) {
+    const nlohmann::json run = read_json(file);
+    for (const auto& cell : run.at("results")) {
+      if (cell.at("plugin") == "cpu_serial") {
+        medians.push_back(cell.at("time").at("kernel").at("median_ms").get<double>());
+      }
+    }
+  }
+  return medians;
+}
+
+// A plugin made 15 % slower, ten runs a side: its cell slower, the baseline's never called
+// different, the slowdown never called faster. The call is demanded where the machine held
+// still: cpu_serial's twenty run medians within 40 % of each other (ten runs of the quiet 2-core VM
+// spread 12-28 %; with a compiler beside it 14-97 %, and every attempt under 53 % had its runs
+// busy) and compare not withdrawing the call for the machine (the reference loop moved with the
+// time, or other processes took the CPUs). Where the machine moved, the proof is made again with
+// fresh runs, up to three times, and a machine that moved in all three skips the test with the
+// reason (docs/comparing-results.md has the repetitions).
 TEST(ComparisonProof, AFifteenPercentSlowdownIsSlower) {
-  if (std::getenv("PLUGBENCH_PROOF") == nullptr) {
-    GTEST_SKIP() << "set PLUGBENCH_PROOF=1 to run it: not yet steady enough for CI";
+  constexpr int kAttempts = 3;
+  constexpr double kSteadySpread = 0.40;
+  // The rule's own bound on a false call over the family, so that the test fails once in a
+  // thousand at most where compare works: at the default 0.05 one repetition in twenty may call
+  // the unchanged cell, and one in twenty did (cpu_serial faster 0.911, 0.886..0.975). Ten runs a
+  // side keep the power at that level: five reached only p = 0.002-0.008 in 8 of 19.
+  const std::string kAlpha = "0.001";
+  constexpr int kRunsASide = 10;
+  std::string moved;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    TempFolder folder;
+    std::vector<std::string> a, slow;
+    for (int i = 1; i <= kRunsASide; ++i) {
+      a.push_back(run_once(folder, "a" + std::to_string(i) + ".json", nullptr, "20"));
+      slow.push_back(run_once(folder, "s" + std::to_string(i) + ".json", "0.15", "20"));
+    }
+    std::vector<std::string> all = a;
+    all.insert(all.end(), slow.begin(), slow.end());
+    const std::vector<double> medians = baseline_medians(all);
+    ASSERT_EQ(medians.size(), all.size());
+    const auto [lowest, highest] = std::minmax_element(medians.begin(), medians.end());
+    const double spread = *highest / *lowest - 1;
+    CommandResult compared = compare_runs(a, slow, kAlpha);
+    const auto rows = csv_rows(compared.out);
+    ASSERT_EQ(rows.size(), 2u) << compared.out << compared.err;
+    bool decided = spread <= kSteadySpread;
+    for (const auto& row : rows) {
+      const std::string& verdict = row.at("verdict");
+      const std::string cell = row.at("plugin") + " n=" + row.at("n") + ": " + verdict + " " +
+                               row.at("ratio") + " " + row.at("ratio_interval") + " " +
+                               row.at("why");
+      if (row.at("plugin") != "fake_slowdown") {
+        EXPECT_TRUE(verdict == "same" || verdict == "too noisy") << cell;
+        continue;
+      }
+      EXPECT_NE(verdict, "faster") << cell;
+      if (withdrawn_for_the_machine(row)) decided = false;
+      if (decided) {
+        EXPECT_EQ(verdict, "slower") << cell << " (cpu_serial's runs within " << spread << ")";
+        EXPECT_EQ(compared.exit_code, 1) << compared.out << compared.err;
+      } else {
+        moved = "cpu_serial's run medians " + std::to_string(*lowest) + " to " +
+                std::to_string(*highest) + " ms; " + cell;
+      }
+    }
+    if (decided) {
+      std::cout << "cpu_serial's run medians " << *lowest << " to " << *highest << " ms\n";
+      return;
+    }
+    std::cout << "attempt " << attempt << ": the machine moved: " << moved << "\n";
   }
-  TempFolder folder;
-  std::vector<std::string> a, slow;
-  for (int i = 1; i <= 5; ++i) {
-    a.push_back(run_once(folder, "a" + std::to_string(i) + ".json", nullptr, "20"));
-    slow.push_back(run_once(folder, "s" + std::to_string(i) + ".json", "0.15", "20"));
-  }
-  CommandResult slower = compare_runs(a, slow);
-  EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
-  const auto rows = csv_rows(slower.out);
-  ASSERT_EQ(rows.size(), 2u) << slower.out;
-  for (const auto& row : rows) {
-    const std::string& verdict = row.at("verdict");
-    const bool slowed = row.at("plugin") == "fake_slowdown";
-    EXPECT_TRUE(slowed ? verdict == "slower" : verdict == "same" || verdict == "too noisy")
-        << row.at("plugin") << " n=" << row.at("n") << ": " << verdict << " " << row.at("ratio")
-        << " " << row.at("ratio_interval") << " " << row.at("why");
-  }
+  GTEST_SKIP() << "the machine moved in all " << kAttempts << " attempts (" << moved
+               << "): a 15 % slowdown cannot be told from it there";
 }
 
 }  // namespace
