@@ -36,6 +36,7 @@ struct RunPeaks {
   std::string gpu;         // the run's GPU ("": none)
   double device_copy = 0;  // a device peak of that GPU (0: none)
   std::string threads = "2 OpenMP threads";
+  bool ranks = false;  // a run of several MPI ranks
 };
 
 RunPeaks host_peaks(double read, double copy) {
@@ -71,6 +72,10 @@ nlohmann::json run_with(int number, const RunPeaks& peaks) {
                                 {"measured_by", std::string("harness: a loop on ") + peaks.threads +
                                                     " (the fastest of 3 loops, each timed 10 "
                                                     "times)"}});
+  }
+  if (peaks.ranks) {
+    context["mpi"] = read_json(std::string(PLUGBENCH_SOURCE_DIR) +
+                               "/results/h200/mpi/h200-dist-np2-strong.json")["context"]["mpi"];
   }
   context["devices"] = nlohmann::json::array();
   if (!peaks.gpu.empty()) {
@@ -197,6 +202,24 @@ TEST_F(HistoryMemory, TwoOtherRunsGiveNoVerdict) {
             "host memory: read 122.6 GB/s, not judged (2 other runs of this machine in the "
             "history, 3 needed)");
   EXPECT_EQ(memory_level_mark(levels[0]), "");
+}
+
+// Ranks of one run calibrate at once and share a host's memory: their peaks say nothing of the
+// machine alone, so several-rank runs are neither counted nor judged.
+TEST_F(HistoryMemory, RunsOfSeveralRanksAreNeitherCountedNorJudged) {
+  HistoryDatabase history(database());
+  add_quiet_runs(history);
+  RunPeaks ranks = host_peaks(100, 100);
+  ranks.ranks = true;
+  add_runs(history, 5, {ranks, ranks, ranks});
+  // Against the quiet runs' 168, 140 is 17 % below; with the three rank runs counted, the median
+  // would be 162.5 and 140 only 14 % below it.
+  const std::vector<MemoryLevel> levels = levels_of(history, file_of(10, host_peaks(140, 0)));
+  EXPECT_EQ(level_of(levels, "read").runs, 5u);
+  EXPECT_TRUE(level_of(levels, "read").slower());
+  const ResultsFile ranked = file_of(11, ranks);
+  ASSERT_TRUE(ranked.context.mpi.has_value());
+  EXPECT_TRUE(levels_of(history, ranked).empty());
 }
 
 TEST_F(HistoryMemory, RunsOfAnotherHostGpuOrThreadCountAreNotCounted) {

@@ -46,9 +46,17 @@ int add_results_to_history(const std::string& database, const std::string& resul
     const int code = add_results_file(history, results_path, kMaxFileMibLimit << 20,
                                       "harness: --history", out, err, &run);
     if (code != kHistoryDone) return code;
-    // Now in the history, the run is left out of its own machine's usual.
-    const std::string line = memory_level_line(MemoryLevels(history).of(run, {run_identity(run)}));
-    if (!line.empty()) out << line << "\n";
+    // Just added, the run would be its own baseline: it is left out of its machine's usual. The
+    // run is stored by now, so a history that cannot be read for the line costs the line only.
+    try {
+      const std::string line =
+          memory_level_line(MemoryLevels(history).of(run, {run_identity(run)}));
+      if (!line.empty()) out << line << "\n";
+    } catch (const HistoryError& e) {
+      err << "harness: --history: the run was added, but its memory could not be set against "
+             "the machine's other runs: "
+          << e.what() << "\n";
+    }
     return code;
   } catch (const HistoryError& e) {
     err << "harness: --history: " << e.what() << "\n";

@@ -1,7 +1,6 @@
 // memory_level.cpp: the history's host peaks by machine, and a run's against them.
 #include "history/memory_level.hpp"
 
-#include "measure/measurement.hpp"
 #include "render/figure_text.hpp"
 
 #include <algorithm>
@@ -64,12 +63,44 @@ std::string level_text(const MemoryLevel& level) {
 
 }  // namespace
 
+// The level of `mine` against the group less the runs left out. Only the few left out are looked
+// up; the rest is read in place from the sorted rates, so `history list` over many runs of one
+// machine costs no sort or copy a run.
+void MemoryLevels::set_usual(MemoryLevel& level, const Group& group,
+                             const std::set<std::string>& left_out) {
+  const std::vector<double>& sorted = group.sorted;
+  std::vector<std::size_t> skipped;  // places of the left-out rates, each once
+  for (const std::string& identity : left_out) {
+    const auto found = group.by_identity.find(identity);
+    if (found == group.by_identity.end()) continue;
+    auto place = static_cast<std::size_t>(
+        std::lower_bound(sorted.begin(), sorted.end(), found->second) - sorted.begin());
+    while (std::find(skipped.begin(), skipped.end(), place) != skipped.end()) ++place;
+    skipped.push_back(place);
+  }
+  std::sort(skipped.begin(), skipped.end());
+  level.runs = sorted.size() - skipped.size();
+  if (level.runs == 0) return;
+  // The k-th smallest of the rates that are left.
+  const auto at = [&](std::size_t k) {
+    for (std::size_t place : skipped) {
+      if (place <= k) ++k;
+    }
+    return sorted[k];
+  };
+  const std::size_t middle = level.runs / 2;
+  level.median_gbps = level.runs % 2 == 1 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
+  level.lowest_gbps = at(0);
+  level.highest_gbps = at(level.runs - 1);
+}
+
 MemoryLevels::MemoryLevels(HistoryDatabase& history) {
   SqliteStatement query(history.connection(),
                         "SELECT r.run_id, m.host, m.cpu, m.gpus, r.context, p.pattern, p.gbps, "
                         "p.measured_by FROM peaks p JOIN runs r USING (run_id) "
                         "JOIN machines m USING (machine_id) "
                         "WHERE p.memory_space = 'host' AND p.gbps > 0 "
+                        "AND json_extract(r.context, '$.mpi') IS NULL "
                         "ORDER BY r.run_time, r.run_id");
   std::map<std::int64_t, std::string> identities;  // each run's context parsed once
   while (query.step()) {
@@ -90,12 +121,19 @@ MemoryLevels::MemoryLevels(HistoryDatabase& history) {
     peak.pattern = query.text(5);
     peak.gbps = query.real(6).value_or(0);
     peak.calibrated = calibrated_as(query.text(7));
-    if (std::isfinite(peak.gbps)) peaks_.push_back(std::move(peak));
+    if (!std::isfinite(peak.gbps)) continue;
+    // One run added twice (two documents of it) counts once: its first peak.
+    Group& group = groups_[{peak.machine, peak.pattern, peak.calibrated}];
+    if (group.by_identity.emplace(peak.identity, peak.gbps).second)
+      group.sorted.push_back(peak.gbps);
+    by_run_[peak.run_id].push_back(std::move(peak));
   }
+  for (auto& [key, group] : groups_) std::sort(group.sorted.begin(), group.sorted.end());
 }
 
 std::vector<MemoryLevel> MemoryLevels::of(const RunContext& run,
                                           const std::set<std::string>& left_out) const {
+  if (run.mpi) return {};
   std::vector<Peak> own;
   for (const PeakBandwidth& peak : run.peaks) {
     if (peak.memory_space != MemorySpace::host || !(peak.gbps > 0) || !std::isfinite(peak.gbps)) {
@@ -111,11 +149,9 @@ std::vector<MemoryLevel> MemoryLevels::of(const RunContext& run,
 }
 
 std::vector<MemoryLevel> MemoryLevels::of_stored(std::int64_t run_id) const {
-  std::vector<Peak> own;
-  for (const Peak& peak : peaks_) {
-    if (peak.run_id == run_id) own.push_back(peak);
-  }
-  if (own.empty()) return {};
+  const auto found = by_run_.find(run_id);
+  if (found == by_run_.end()) return {};
+  std::vector<Peak> own = found->second;
   const std::string machine = own.front().machine;
   const std::set<std::string> itself = {own.front().identity};
   return levels(machine, std::move(own), itself);
@@ -130,25 +166,11 @@ std::vector<MemoryLevel> MemoryLevels::levels(const std::string& machine, std::v
   std::set<std::string> patterns;
   for (const Peak& mine : own) {
     if (!patterns.insert(mine.pattern).second) continue;  // a pattern twice: its first peak
-    // One run added twice (two documents of it) counts once: its first peak.
-    std::map<std::string, double> others;
-    for (const Peak& peak : peaks_) {
-      if (peak.machine == machine && peak.pattern == mine.pattern &&
-          peak.calibrated == mine.calibrated && !left_out.count(peak.identity)) {
-        others.emplace(peak.identity, peak.gbps);
-      }
-    }
     MemoryLevel level;
     level.pattern = mine.pattern;
     level.gbps = mine.gbps;
-    level.runs = others.size();
-    if (!others.empty()) {
-      std::vector<double> rates;
-      for (const auto& [identity, gbps] : others) rates.push_back(gbps);
-      level.median_gbps = median_of(rates);
-      level.lowest_gbps = *std::min_element(rates.begin(), rates.end());
-      level.highest_gbps = *std::max_element(rates.begin(), rates.end());
-    }
+    const auto group = groups_.find({machine, mine.pattern, mine.calibrated});
+    if (group != groups_.end()) set_usual(level, group->second, left_out);
     found.push_back(level);
   }
   return found;

@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace plugbench {
@@ -20,9 +22,10 @@ namespace plugbench {
 inline constexpr std::size_t kMemoryLevelMinRuns = 3;
 
 // A peak more than this fraction below the median of the machine's other runs is slower than
-// usual. On the H100's host (16 vCPUs) the quiet runs calibrated within about +-3 % of each other
-// (read 162.7-169.2 GB/s, copy 165.1-176.3), the runs whose memory neighbours shared 18-30 % below
-// them (read 118.3-138.5, copy 126.3-143.8): 15 % lies between, well clear of the quiet spread.
+// usual. On the H100's host (16 vCPUs) the quiet runs calibrated read peaks of 162.7-169.2 GB/s,
+// within 3 % of their median; the runs whose memory neighbours shared 118.3-138.5, 17-30 %
+// below that median. A milder sharing is missed: a shared run's copy peak of 143.8 sat 12 % below
+// a median of 163.5.
 inline constexpr double kSlowerMemoryFraction = 0.15;
 
 // One host peak of a run against the same peak of its machine's other runs.
@@ -49,6 +52,8 @@ class MemoryLevels {
   // A run's host peaks (read first, then copy) against the same machine's runs in the history
   // (host, CPU and GPUs), each counted once, less those whose identity (run_identity) is in
   // `left_out`: the run itself, which must not be its own baseline, and any file compared with it.
+  // Runs of several MPI ranks are neither judged nor counted: their ranks calibrate at once, and
+  // ranks that share a host share its memory.
   std::vector<MemoryLevel> of(const RunContext& run, const std::set<std::string>& left_out) const;
   // A run of the history against all of its machine's other runs, earlier or later.
   std::vector<MemoryLevel> of_stored(std::int64_t run_id) const;
@@ -62,9 +67,19 @@ class MemoryLevels {
     std::string calibrated;  // calibrated_as(measured_by)
     double gbps = 0;
   };
+  // The peaks one machine calibrated alike for one pattern, one a run: a run is left out by
+  // skipping its place in the sorted rates, so that `history list` over many runs stays linear.
+  struct Group {
+    std::map<std::string, double> by_identity;
+    std::vector<double> sorted;  // the same rates, ascending
+  };
+  using GroupKey = std::tuple<std::string, std::string, std::string>;  // machine, pattern, how
+  static void set_usual(MemoryLevel& level, const Group& group,
+                        const std::set<std::string>& left_out);
   std::vector<MemoryLevel> levels(const std::string& machine, std::vector<Peak> own,
                                   const std::set<std::string>& left_out) const;
-  std::vector<Peak> peaks_;
+  std::map<GroupKey, Group> groups_;
+  std::map<std::int64_t, std::vector<Peak>> by_run_;
 };
 
 // What a run's host memory was, one line ("" where the run has no host peak):
