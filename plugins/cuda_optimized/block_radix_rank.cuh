@@ -25,10 +25,17 @@ namespace plugbench::cuda::opt {
 
 inline constexpr int kRadixRankDigits = 256;  // 8-bit digits
 
-// Shared memory of the ranking: one row of digit counts per warp (the same for every match style).
-template <int kThreads>
+// Shared memory of the ranking: one row of digit counts per warp, and for the atomic-or match one
+// row of lane masks per warp (zero between keys).
+template <int kThreads, MatchStyle kMatch = MatchStyle::kPredicatedNot>
 struct BlockRadixRankStorage {
   uint32_t warp_digit_counts[kThreads / kWarpThreads][kRadixRankDigits];
+};
+
+template <int kThreads>
+struct BlockRadixRankStorage<kThreads, MatchStyle::kAtomicOr> {
+  uint32_t warp_digit_counts[kThreads / kWarpThreads][kRadixRankDigits];
+  uint32_t warp_digit_lanes[kThreads / kWarpThreads][kRadixRankDigits];
 };
 
 template <int kThreads, int kItems, MatchStyle kMatch = MatchStyle::kPredicatedNot>
@@ -37,12 +44,15 @@ struct BlockRadixRank {
   static constexpr int kWarps = kThreads / kWarpThreads;
   static_assert(kThreads == kDigits, "one thread per digit");
 
-  using Storage = BlockRadixRankStorage<kThreads>;
+  using Storage = BlockRadixRankStorage<kThreads, kMatch>;
 
   // Step 0 (before step 1, no barrier needed: the row is private to the warp).
   __device__ __forceinline__ static void clear(Storage& storage, int warp, int lane) {
 #pragma unroll
-    for (int d = lane; d < kDigits; d += kWarpThreads) storage.warp_digit_counts[warp][d] = 0;
+    for (int d = lane; d < kDigits; d += kWarpThreads) {
+      storage.warp_digit_counts[warp][d] = 0;
+      if constexpr (kMatch == MatchStyle::kAtomicOr) storage.warp_digit_lanes[warp][d] = 0;
+    }
     __syncwarp();
   }
 
@@ -79,6 +89,17 @@ struct BlockRadixRank {
   template <bool kWithInvalid, class DigitOf, class Emit>
   __device__ __forceinline__ static void rank(Storage& storage, DigitOf digit_of, Emit emit,
                                               int warp, int lane) {
+    if constexpr (kMatch == MatchStyle::kAtomicOr) {
+      rank_atomic_or<kWithInvalid>(storage, digit_of, emit, warp, lane);
+    } else {
+      rank_ballot<kWithInvalid>(storage, digit_of, emit, warp, lane);
+    }
+  }
+
+  // As rank, the peers found with one ballot per digit bit (warp_match_any).
+  template <bool kWithInvalid, class DigitOf, class Emit>
+  __device__ __forceinline__ static void rank_ballot(Storage& storage, DigitOf digit_of, Emit emit,
+                                                     int warp, int lane) {
 #pragma unroll
     for (int u = 0; u < kItems; ++u) {
       const uint32_t digit = digit_of(u);
@@ -93,6 +114,36 @@ struct BlockRadixRank {
       }
       first = __shfl_sync(kFullWarp, first, leader);
       if (!kWithInvalid || digit < kDigits) emit(u, first + __popc(peers & lanes_below(lane)));
+    }
+  }
+
+  // As rank, the peers found through shared words instead of ballots: each lane sets its bit in
+  // its digit's word, the warp synchronizes, each lane reads its digit's word back; the leader
+  // moves the digit's counter on and clears the word before the next key. The warp synchronizes
+  // after each key, so the counter needs no atomic.
+  template <bool kWithInvalid, class DigitOf, class Emit>
+  __device__ __forceinline__ static void rank_atomic_or(Storage& storage, DigitOf digit_of,
+                                                        Emit emit, int warp, int lane) {
+#pragma unroll
+    for (int u = 0; u < kItems; ++u) {
+      const uint32_t digit = digit_of(u);
+      const bool valid = !kWithInvalid || digit < kDigits;
+      uint32_t* lanes = &storage.warp_digit_lanes[warp][valid ? digit : 0];
+      if (valid) atomicOr(lanes, 1u << lane);
+      __syncwarp();
+      const unsigned peers = valid ? *lanes : 0u;
+      const int leader = kWarpThreads - 1 - __clz(peers);  // -1 for an invalid key: no lane
+      uint32_t first = 0;
+      if (lane == leader) {
+        uint32_t& counter = storage.warp_digit_counts[warp][digit];
+        first = counter;
+        counter = first + __popc(peers);
+      }
+      // An invalid key's lane reads lane 31's value (the source wraps) and does not use it.
+      first = __shfl_sync(kFullWarp, first, leader);
+      if (lane == leader) *lanes = 0;
+      __syncwarp();
+      if (valid) emit(u, first + __popc(peers & lanes_below(lane)));
     }
   }
 };

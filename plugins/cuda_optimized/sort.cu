@@ -90,9 +90,10 @@ __global__ void __launch_bounds__(kDigits)
   offsets[i] = Scan::exclusive_sum(histograms[i], total, storage);
 }
 
+template <MatchStyle kMatch>
 struct OnesweepStorage {
   uint32_t keys[kOnesweepTileKeys];  // the tile, digit-sorted
-  BlockRadixRankStorage<kOnesweepThreads> rank;
+  BlockRadixRankStorage<kOnesweepThreads, kMatch> rank;
   uint32_t global_base[kDigits];  // output index of a digit's key = base[digit] + tile position
   BlockScan<kOnesweepThreads>::Storage scan;
   uint32_t tile;
@@ -136,7 +137,7 @@ __device__ __forceinline__ void onesweep_tile(const uint32_t* __restrict__ in,
                                               uint32_t* __restrict__ out, uint32_t tile,
                                               uint32_t valid, int shift,
                                               const uint32_t* __restrict__ digit_offsets,
-                                              uint32_t* status, OnesweepStorage& s) {
+                                              uint32_t* status, OnesweepStorage<kMatch>& s) {
   const int lane = threadIdx.x % kWarpThreads;
   const int warp = threadIdx.x / kWarpThreads;
   const int digit = threadIdx.x;  // the digit this thread answers for in steps 2, 3 and look-back
@@ -197,7 +198,7 @@ __global__ void __launch_bounds__(kOnesweepThreads, kOnesweepBlocksPerSm)
     onesweep_kernel(const uint32_t* __restrict__ in, uint32_t* __restrict__ out, uint64_t n,
                     int shift, const uint32_t* __restrict__ digit_offsets, uint32_t* status,
                     uint32_t* tile_counter) {
-  __shared__ OnesweepStorage s;
+  __shared__ OnesweepStorage<kMatch> s;
   // Tiles are numbered in the order blocks start, so a look-back only waits for running blocks.
   if (threadIdx.x == 0) s.tile = atomicAdd(tile_counter, 1u);
   RankOf<kMatch>::clear(s.rank, threadIdx.x / kWarpThreads, threadIdx.x % kWarpThreads);
@@ -304,6 +305,20 @@ PLUGBENCH_KERNEL(
      .description = "onesweep whose warp match folds each ballot with a select (7 instructions "
                     "a digit bit against 4)",
      .run = plugbench::cuda::opt::sort_onesweep<plugbench::cuda::opt::MatchStyle::kSelect>,
+     .flags = PB_KERNEL_OPT_IN,
+     .workspace = plugbench::cuda::opt::sort_workspace,
+     .max_n = plugbench::cuda::opt::kSortMaxN});
+
+// The same kernel with the peers of a digit found through shared words (warp_match.cuh,
+// MatchStyle::kAtomicOr): a third fewer instructions, but the L1/shared pipe, busy already with
+// the early counts and the tile's scatter, becomes the bound, and equal keys serialize on one word
+// (H100, 2^28: uniform 5.81 ms against 5.31, equal 6.65 against 4.49; lab/performance-log.md).
+PLUGBENCH_KERNEL(
+    {.workload = "sort",
+     .variant = "onesweep_atomic_or_match",
+     .description = "onesweep whose warp match sets and reads a shared word per digit "
+                    "(atomic or) instead of 8 ballots",
+     .run = plugbench::cuda::opt::sort_onesweep<plugbench::cuda::opt::MatchStyle::kAtomicOr>,
      .flags = PB_KERNEL_OPT_IN,
      .workspace = plugbench::cuda::opt::sort_workspace,
      .max_n = plugbench::cuda::opt::kSortMaxN});

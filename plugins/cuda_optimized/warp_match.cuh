@@ -10,11 +10,16 @@ namespace plugbench::cuda::opt {
 //   kSelect: peers &= set ? ballot : ~ballot in C++. nvcc tests the bit twice (once into a
 //     predicate for the vote, once for the select) and selects: 7 instructions per bit on sm_90.
 //   kPredicatedNot: the vote and a predicated not in PTX (CUB's MatchAny does the same): 4.
-enum class MatchStyle { kSelect, kPredicatedNot };
+//   kAtomicOr: no ballots; each lane ORs its bit into a per-warp shared word of its label, and
+//     reads the word back (CUB's WARP_MATCH_ATOMIC_OR): a few shared-memory instructions a key
+//     whatever the label's width. Only the block ranking (block_radix_rank.cuh) does this style;
+//     warp_match_any below takes the other two.
+enum class MatchStyle { kSelect, kPredicatedNot, kAtomicOr };
 
 // Mask of the lanes whose label agrees with this lane's label in the low kBits bits.
 template <int kBits, MatchStyle kStyle = MatchStyle::kPredicatedNot>
 __device__ __forceinline__ unsigned warp_match_any(unsigned label) {
+  static_assert(kStyle != MatchStyle::kAtomicOr, "the atomic-or match needs shared words");
   unsigned peers = kFullWarp;
 #pragma unroll
   for (int bit = 0; bit < kBits; ++bit) {
