@@ -18,6 +18,8 @@
 #include "thread_memory.cuh"
 
 namespace plugbench::cuda::opt {
+// Internal: each source that includes this (sort.cu, tunings/sort_tunings.cu) gets its own copy of
+// the kernels and their host stubs, so both can instantiate shapes without clashing at link time.
 namespace {
 
 constexpr int kRadixBits = 8;
@@ -39,6 +41,11 @@ struct OnesweepShape {
   static constexpr int kWarpKeys = kItems * kWarpThreads;
   static constexpr int kTileKeys = kOnesweepThreads * kItems;
 };
+
+// The shipped tile (24 keys a thread, 3 blocks an SM) with a given warp match: what the variants
+// that change only the match are made of.
+template <MatchStyle kMatch>
+using OnesweepShippedTile = OnesweepShape<24, 3, kMatch>;
 
 // Look-back words, one per (tile, digit): 0 = nothing yet; else a flag and a 30-bit count.
 constexpr uint32_t kLookbackAggregate = 1u << 30;  // count of the digit in this tile

@@ -6,7 +6,7 @@
 
 namespace plugbench::cuda::opt {
 
-PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 3, MatchStyle::kPredicatedNot>>>(
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kPredicatedNot>>>(
     "onesweep",
     "LSD radix, 8-bit digits: one histogram pass, then one kernel per digit with warp-match "
     "ranking and decoupled look-back")});
@@ -14,7 +14,7 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 3, MatchStyle::kPred
 // The same kernel with the warp match folded in C++ (warp_match.cuh, MatchStyle::kSelect): nvcc
 // tests each digit bit twice and selects, 7 instructions a bit against 4, and the issue-bound
 // ranking is about a fifth slower (uniform 2^28: 6.37 ms against 5.14; docs/performance.md).
-PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 3, MatchStyle::kSelect>>>(
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kSelect>>>(
     "onesweep_select_match",
     "onesweep whose warp match folds each ballot with a select (7 instructions a digit bit "
     "against 4)",

@@ -8,7 +8,7 @@ namespace plugbench::cuda::opt {
 // of ballots: a third fewer instructions, but the L1/shared pipe, busy already with the early
 // counts and the tile's scatter, becomes the bound, and equal keys serialize on one word (H100,
 // 2^28: uniform 5.81 ms against 5.31, equal 6.65 against 4.49; lab/performance-log.md).
-PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 3, MatchStyle::kAtomicOr>>>(
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kAtomicOr>>>(
     "onesweep_atomic_or_match",
     "onesweep whose warp match sets and reads a shared word per digit (atomic or) instead of 8 "
     "ballots",
