@@ -2,8 +2,9 @@
 // results history (issue #33: neighbours that share a VM's memory while its CPUs look quiet): a run
 // 27 % below the others' median is called slower and the line names its figures, one 5 % below is
 // not, two other runs give no verdict, other machines, other thread counts, the run itself and
-// device peaks are not its baseline; `history list` marks it, `compare --history` says it for each
-// side, and a run with --history says it under its summary.
+// device peaks are not its baseline; `history list` marks it, `history add` says it for each run it
+// added, `compare --history` and `report --history` for each side, and a run with --history under
+// its summary.
 #include "history/history_database.hpp"
 #include "history/memory_level.hpp"
 #include "results/results_reader.hpp"
@@ -25,6 +26,7 @@ using plugbench::testing::contains;
 using plugbench::testing::csv_rows;
 using plugbench::testing::lines_of;
 using plugbench::testing::read_json;
+using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
 using plugbench::testing::TempFolder;
 using plugbench::testing::write_text;
@@ -347,6 +349,47 @@ TEST_F(HistoryMemory, ListMarksTheSlowRunInConsoleAndCsv) {
   }
   EXPECT_EQ(marked, 1u) << console.out;
   EXPECT_TRUE(contains(console.out, "vs usual: the host read peak over the median")) << console.out;
+}
+
+TEST_F(HistoryMemory, HistoryAddSaysEachAddedRunsMemoryOnceAllAreStored) {
+  std::vector<std::string> add = {"history", "add", "--history", database()};
+  const std::vector<std::string> paths = written_runs(folder_);
+  add.insert(add.end(), paths.begin(), paths.end());
+  CommandResult added = run_harness(add);
+  ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
+  // Each run against the five others, those added with it included: the shared run's line names
+  // it, the quiet runs' say as usual.
+  std::size_t said = 0;
+  for (const std::string& line : lines_of(added.out)) said += contains(line, ": host memory: ");
+  EXPECT_EQ(said, paths.size()) << added.out;
+  EXPECT_TRUE(contains(added.out, paths.back() +
+                                      ": host memory: read 122.6 GB/s, 27 % below this machine's "
+                                      "usual 168.0 (median of 5 other runs in the history"))
+      << added.out;
+  EXPECT_TRUE(contains(added.out, paths[2] + ": host memory: read 168.0 GB/s, as usual"))
+      << added.out;
+  // A file already there is not added again, and says nothing of its memory.
+  CommandResult again = run_harness({"history", "add", "--history", database(), paths.back()});
+  EXPECT_EQ(again.exit_code, 3) << again.err;
+  EXPECT_FALSE(contains(again.out, "host memory:")) << again.out;
+}
+
+TEST_F(HistoryMemory, ReportWithHistorySaysEachSidesMemoryUnderTheComparison) {
+  std::vector<std::string> add = {"history", "add", "--history", database()};
+  const std::vector<std::string> paths = written_runs(folder_);
+  add.insert(add.end(), paths.begin(), paths.end());
+  ASSERT_EQ(run_harness(add).exit_code, 0);
+  const std::string out = folder_.file("report");
+  CommandResult report =
+      run_harness({"report", paths[2], paths.back(), "--out", out, "--history", database()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string page = read_text(out + "/index.html");
+  EXPECT_TRUE(contains(page, "base: host memory: read 168.0 GB/s, as usual")) << page;
+  EXPECT_TRUE(contains(page, "new: host memory: read 122.6 GB/s, 27 % below")) << page;
+  // Without --history the page has nothing to set the runs against.
+  const std::string alone_out = folder_.file("report-alone");
+  ASSERT_EQ(run_harness({"report", paths[2], paths.back(), "--out", alone_out}).exit_code, 0);
+  EXPECT_FALSE(contains(read_text(alone_out + "/index.html"), "host memory:"));
 }
 
 TEST_F(HistoryMemory, CompareSaysEachSidesMemoryLeavingTheComparedFilesOut) {

@@ -7,6 +7,7 @@
 #include "analyze/rank_spread.hpp"
 #include "analyze/report_table.hpp"
 #include "history/history_tables.hpp"
+#include "history/memory_level.hpp"
 #include "history/trend_chart.hpp"
 #include "render/figure_text.hpp"
 #include "render/html_page.hpp"
@@ -268,9 +269,12 @@ ComparisonHeadline comparison_section(HtmlPage& page, const ResultsFile& base,
                                       const ComparisonHistory& history) {
   std::vector<CellResult> base_cells = collapse_ranks(cells_of(base));
   std::vector<CellResult> current_cells = collapse_ranks(cells_of(current));
+  std::vector<std::string> memory_lines;
   if (history.database != nullptr) {
     settings.history =
         described_spread(*history.database, history.path, base, base_cells, current, current_cells);
+    memory_lines =
+        compared_memory_lines(MemoryLevels(*history.database), base.context, current.context);
   }
   FileComparison comparison =
       compare_files(base, std::move(base_cells), current, std::move(current_cells), settings,
@@ -280,6 +284,7 @@ ComparisonHeadline comparison_section(HtmlPage& page, const ResultsFile& base,
   if (!comparison.machines_differ.empty()) page.paragraph(comparison.machines_differ, "note");
   page.table(comparison.machines);
   for (const std::string& remark : comparison.remarks) page.paragraph(remark, "note");
+  for (const std::string& line : memory_lines) page.paragraph(line, "note");
   page.paragraph(comparison.summary);
   for (const std::string& line : comparison.regressions) page.paragraph(line, "alert");
   const DotChart chart = comparison_chart(comparison);

@@ -273,20 +273,6 @@ std::string incomplete_warning(const ResultsFile& file) {
          "; it holds only the cells it finished";
 }
 
-// Each side's host memory against its machine's other runs in the history; the two compared files
-// are left out of them, as they are of each cell's earlier runs.
-std::vector<std::string> memory_lines(const MemoryLevels& levels, const ResultsFile& base,
-                                      const ResultsFile& current) {
-  const std::set<std::string> compared = {run_identity(base.context),
-                                          run_identity(current.context)};
-  std::vector<std::string> lines;
-  for (const auto& [side, file] : {std::pair{"base", &base}, std::pair{"new", &current}}) {
-    const std::string line = memory_level_line(levels.of(file->context, compared));
-    if (!line.empty()) lines.push_back(std::string(side) + ": " + line);
-  }
-  return lines;
-}
-
 }  // namespace
 
 int run_compare(int argc, const char* const* argv) {
@@ -356,7 +342,7 @@ int run_compare(int argc, const char* const* argv) {
     if (history) {
       pair.settings.history = described_spread(*history, options.history, files[0], base_cells,
                                                files[current], current_cells);
-      pair.memory_lines = memory_lines(*levels, files[0], files[current]);
+      pair.memory_lines = compared_memory_lines(*levels, files[0].context, files[current].context);
     }
     return pair;
   };

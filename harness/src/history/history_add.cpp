@@ -38,6 +38,23 @@ int add_results_file(HistoryDatabase& history, const std::string& path, std::uin
   return kHistoryDone;
 }
 
+void say_memory_levels(HistoryDatabase& history,
+                       const std::vector<std::pair<std::string, RunContext>>& added,
+                       std::ostream& out, std::ostream& err) {
+  if (added.empty()) return;
+  try {
+    const MemoryLevels levels(history);
+    for (const auto& [path, run] : added) {
+      const std::string line = memory_level_line(levels.of(run, {run_identity(run)}));
+      if (!line.empty()) out << path << ": " << line << "\n";
+    }
+  } catch (const HistoryError& e) {
+    err << "harness history add: the runs were added, but their memory could not be set against "
+           "their machines' other runs: "
+        << e.what() << "\n";
+  }
+}
+
 int add_results_to_history(const std::string& database, const std::string& results_path,
                            std::ostream& out, std::ostream& err) {
   try {

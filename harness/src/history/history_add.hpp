@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace plugbench {
 
@@ -28,6 +30,13 @@ enum HistoryExitCode {
 int add_results_file(HistoryDatabase& history, const std::string& path, std::uint64_t max_bytes,
                      const std::string& who, std::ostream& out, std::ostream& err,
                      RunContext* added = nullptr);
+
+// Each run added by `history add`, once all are stored, against its machine's other runs in the
+// history (those added with it included, as `history list` judges it): "FILE: host memory: ...".
+// The runs are stored by then, so a history that cannot be read for the lines costs the lines only.
+void say_memory_levels(HistoryDatabase& history,
+                       const std::vector<std::pair<std::string, RunContext>>& added,
+                       std::ostream& out, std::ostream& err);
 
 // Adds a finished run's results (read back from `results_path`) to the history at `database`;
 // says what it did on `out`, and then the run's host memory against the machine's other runs in

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 namespace plugbench {
 namespace {
@@ -192,6 +193,17 @@ std::string memory_level_line(const std::vector<MemoryLevel>& levels) {
         "compare's norm new/base hold";
   }
   return line;
+}
+
+std::vector<std::string> compared_memory_lines(const MemoryLevels& levels, const RunContext& base,
+                                               const RunContext& current) {
+  const std::set<std::string> compared = {run_identity(base), run_identity(current)};
+  std::vector<std::string> lines;
+  for (const auto& [side, run] : {std::pair{"base", &base}, std::pair{"new", &current}}) {
+    const std::string line = memory_level_line(levels.of(*run, compared));
+    if (!line.empty()) lines.push_back(std::string(side) + ": " + line);
+  }
+  return lines;
 }
 
 std::string memory_level_mark(const MemoryLevel& level) {

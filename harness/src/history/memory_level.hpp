@@ -87,6 +87,12 @@ class MemoryLevels {
 // the history, 162.7-176.3): neighbours may have shared it; ..." (docs/history.md).
 std::string memory_level_line(const std::vector<MemoryLevel>& levels);
 
+// Each side of a comparison against its machine's other runs in the history, the two compared runs
+// left out of them as they are of each cell's earlier runs: "base: host memory: ...", "new: ...";
+// a side without host peaks has no line.
+std::vector<std::string> compared_memory_lines(const MemoryLevels& levels, const RunContext& base,
+                                               const RunContext& current);
+
 // A peak over the machine's usual (the median), for a table: "0.73 SLOWER", "1.02", or "" where it
 // was not judged. A ratio, not a signed percentage: CSV would quote a leading sign.
 std::string memory_level_mark(const MemoryLevel& level);
