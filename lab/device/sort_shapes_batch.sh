@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# sort_shapes_batch.sh: issue #38's sort tile shapes (tunings/sort_tunings.cu) in one device call. A
-# tunings build of the harness, cuda_optimized and cub; the shapes beside the shipped onesweep and
-# cub at 2^16-2^28 on every sort distribution, cold; --check-plugin on each; memcheck and racecheck
-# over the sort at small sizes; Nsight Compute on the shipped pass and the 24x4 one at 2^28. Packs
-# what it made into sort-shapes.tgz, the summary beside it (the device tool brings back 8 files).
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh
+# sort_shapes_batch.sh: issue #38's sort tile shapes (tunings/sort_tunings.cu) in two chained device
+# calls on one warm machine (each well inside a call's 10 minutes):
+#   measure: a tunings build of the harness, cuda_optimized and cub; the shapes beside the shipped
+#            onesweep and cub at 2^16-2^28 on every sort distribution, cold; --check-plugin on each;
+#   verify:  memcheck and racecheck over the sort at small sizes, and Nsight Compute on the shipped
+#            pass and the 24x4 one at 2^28 uniform.
+# Each packs what it made into sort-shapes-STAGE.tgz (the device tool brings back 8 files).
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+stage="${1:-measure}"
 : "${OUT:=/tmp/plugbench_device_out}"
 export OUT
 mkdir -p "$OUT"
@@ -15,20 +18,28 @@ date -u
 shapes=onesweep_24x4,onesweep_20x4,onesweep_16x5,onesweep_16x6,onesweep_32x3
 export PLUGBENCH_TUNINGS=ON
 export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
-tools/device_run.sh harness sort-shapes -p cub,cuda_optimized -w sort -d all \
-  -s 2^16,2^20,2^24,2^28 -v "all,$shapes"
-export PLUGBENCH_SKIP_BUILD=1
-build-device/bin/harness --check-plugin build-device/bin/plugins/libplugbench_cuda_optimized.so \
-  -w sort -v "onesweep,$shapes" >"$OUT/check.txt" 2>&1
-echo "check-plugin exit code: $?"
-tail -3 "$OUT/check.txt"
-PLUGBENCH_SANITIZE_TIMEOUT=150 tools/device_run.sh sanitize -p cuda_optimized -w sort -d all \
-  -v "onesweep,$shapes"
-PLUGBENCH_NCU_LAUNCHES=8 PLUGBENCH_NCU_KERNELS="regex:onesweep_kernel" \
-  PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats InstructionStats MemoryWorkloadAnalysis" \
-  tools/device_run.sh ncu sort-shapes-ncu -p cuda_optimized -w sort -s 2^28 -d uniform \
-  -v onesweep,onesweep_24x4
+case "$stage" in
+  measure)
+    tools/device_run.sh harness sort-shapes -p cub,cuda_optimized -w sort -d all \
+      -s 2^16,2^20,2^24,2^28 -v "all,$shapes"
+    build-device/bin/harness --check-plugin \
+      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v "onesweep,$shapes" \
+      >"$OUT/check.txt" 2>&1
+    echo "check-plugin exit code: $?"
+    tail -3 "$OUT/check.txt"
+    ;;
+  verify)
+    PLUGBENCH_SANITIZE_TIMEOUT=150 tools/device_run.sh sanitize -p cuda_optimized -w sort -d all \
+      -v "onesweep,$shapes"
+    PLUGBENCH_NCU_LAUNCHES=8 PLUGBENCH_NCU_KERNELS="regex:onesweep_kernel" \
+      PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats InstructionStats MemoryWorkloadAnalysis" \
+      tools/device_run.sh ncu sort-shapes-ncu -p cuda_optimized -w sort -s 2^28 -d uniform \
+      -v onesweep,onesweep_24x4
+    ;;
+  *) echo "usage: $0 measure|verify" >&2; exit 2 ;;
+esac
 date -u
-cd "$OUT" && rm -f ./*.ncu-rep configure.log && tar czf sort-shapes.tgz --exclude sort-shapes.tgz . &&
-  find . -maxdepth 1 -type f ! -name sort-shapes.tgz ! -name sort-shapes.txt ! -name check.txt \
-    -delete
+cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt &&
+  tar czf "sort-shapes-$stage.tgz" --exclude "sort-shapes-*.tgz" . &&
+  find . -maxdepth 1 -type f ! -name "sort-shapes-*.tgz" ! -name sort-shapes.txt ! -name check.txt \
+    ! -name sanitize.log -delete
