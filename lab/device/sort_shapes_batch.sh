@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# sort_shapes_batch.sh: issue #38's sort tile shapes (tunings/sort_tunings.cu) in two chained device
-# calls on one warm machine (each well inside a call's 10 minutes):
+# sort_shapes_batch.sh: issue #38's sort tile shapes (tunings/sort_tunings.cu), one stage a device
+# call (each well inside a call's 10 minutes; chain them on one warm machine):
 #   measure: a tunings build of the harness, cuda_optimized and cub; the shapes beside the shipped
 #            onesweep and cub at 2^16-2^28 on every sort distribution, cold; --check-plugin on each;
 #   verify:  memcheck and racecheck over the sort at small sizes, and Nsight Compute on the shipped
-#            pass and the 24x4 one at 2^28 uniform.
-# Each packs what it made into sort-shapes-STAGE.tgz (the device tool brings back 8 files).
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify
+#            pass and the 24x4 one at 2^28 uniform;
+#   sized:   onesweep_sized (16x6 until the keys fill a wave of 32x3 tiles, then 32x3) beside
+#            onesweep, both its shapes and cub at nine sizes from 2^16 to 2^28 (each power of two
+#            around its switch, 2^20-2^24), four distributions; --check-plugin and memcheck on it.
+# Each packs what it made into sort-shapes-STAGE.tgz and keeps the harness's files, the check and
+# the sanitizer's log beside it (the device tool brings back 8 files).
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage="${1:-measure}"
@@ -36,10 +40,22 @@ case "$stage" in
       tools/device_run.sh ncu sort-shapes-ncu -p cuda_optimized -w sort -s 2^28 -d uniform \
       -v onesweep,onesweep_24x4
     ;;
-  *) echo "usage: $0 measure|verify" >&2; exit 2 ;;
+  sized)
+    tools/device_run.sh harness sort-sized -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
+      -s 2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^26,2^28 \
+      -v all,onesweep_16x6,onesweep_32x3,onesweep_sized --baseline cuda_optimized/onesweep
+    build-device/bin/harness --check-plugin \
+      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized \
+      >"$OUT/check.txt" 2>&1
+    echo "check-plugin exit code: $?"
+    tail -3 "$OUT/check.txt"
+    PLUGBENCH_SANITIZE_TIMEOUT=90 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
+      -p cuda_optimized -w sort -d all -v onesweep_sized
+    ;;
+  *) echo "usage: $0 measure|verify|sized" >&2; exit 2 ;;
 esac
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt &&
-  tar czf "sort-shapes-$stage.tgz" --exclude "sort-shapes-*.tgz" . &&
-  find . -maxdepth 1 -type f ! -name "sort-shapes-*.tgz" ! -name sort-shapes.txt ! -name check.txt \
-    ! -name sanitize.log -delete
+  tar czf "/tmp/sort-shapes-$stage.tgz" . && mv "/tmp/sort-shapes-$stage.tgz" . &&
+  find . -maxdepth 1 -type f ! -name "sort-shapes-*.tgz" ! -name "sort-s*.json" \
+    ! -name "sort-s*.txt" ! -name check.txt ! -name sanitize.log -delete

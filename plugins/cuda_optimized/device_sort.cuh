@@ -304,6 +304,22 @@ void sort_onesweep(sdk::Call& call) {
   // Passes 0..3 wrote alternate, sorted, alternate, sorted: the result is in the output.
 }
 
+// Whether a problem fills a wave of Large's tiles: every SM holding Large::kBlocksPerSm of them.
+// Below, a smaller tile gives the SMs more blocks to share the keys; from there, the larger tile
+// makes fewer look-backs and longer digit runs to write.
+template <class Large>
+bool fills_a_wave(const CudaServices& services, uint64_t n) {
+  return n >=
+         static_cast<uint64_t>(multiprocessors(services)) * Large::kBlocksPerSm * Large::kTileKeys;
+}
+
+template <class Small, class Large>
+uint64_t sort_workspace_sized(void* session, const pb_problem& problem) {
+  return fills_a_wave<Large>(services_of(session), problem.n)
+             ? sort_workspace<Large>(session, problem)
+             : sort_workspace<Small>(session, problem);
+}
+
 }  // namespace
 
 // The device entry of a shape, for kernel_entry (launch_config.cuh).
@@ -313,6 +329,21 @@ struct DeviceSort {
   static constexpr uint64_t kMaxN = kSortMaxN;
   static constexpr sdk::WorkspaceFunction workspace = sort_workspace<Shape>;
   static void run(sdk::Call& call) { sort_onesweep<Shape>(call); }
+};
+
+// The device entry of two shapes chosen by the problem's size (fills_a_wave).
+template <class Small, class Large>
+struct DeviceSortSized {
+  static constexpr const char* kWorkload = "sort";
+  static constexpr uint64_t kMaxN = kSortMaxN;
+  static constexpr sdk::WorkspaceFunction workspace = sort_workspace_sized<Small, Large>;
+  static void run(sdk::Call& call) {
+    if (fills_a_wave<Large>(services_of(call), call.n())) {
+      sort_onesweep<Large>(call);
+    } else {
+      sort_onesweep<Small>(call);
+    }
+  }
 };
 
 }  // namespace plugbench::cuda::opt

@@ -14,9 +14,12 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kAtomi
     "ballots",
     PB_KERNEL_OPT_IN)});
 
-// Tile shapes (keys a thread x blocks an SM) around the shipped 24x3, whose pass is latency-bound
-// with 36.7 % of an SM's warps active (80 registers): more blocks an SM hide more latency if the
-// registers they cap (65536 / (256 x blocks)) hold a thread's keys without spilling.
+// Tile shapes (keys a thread x blocks an SM) around the shipped 24x3 (80 registers, 36.7 % of an
+// SM's warps), none spilling. More warps did not pay (H100, one run, paired over rounds,
+// lab/results/h100/sort-shapes-17523b5/): 24x4 took 1.11x onesweep's time on uniform keys at 2^28.
+// Tile size did: 32x3 0.93x at 2^28 and 0.97x at 2^24 (fewer look-backs, longer digit runs to
+// write) but 1.07-1.15x at 2^16-2^20, where 16x6's smaller tiles give the SMs more blocks
+// (0.75-0.80x at 2^16, 0.94-0.98x at 2^20, 1.03-1.23x at 2^28).
 constexpr MatchStyle kShippedMatch = MatchStyle::kPredicatedNot;
 
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 4, kShippedMatch>>>(
@@ -33,6 +36,16 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<16, 6, kShippedMatch>>>(
     PB_KERNEL_OPT_IN)});
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<32, 3, kShippedMatch>>>(
     "onesweep_32x3", "onesweep, 32 keys a thread, 3 blocks an SM (80 registers)",
+    PB_KERNEL_OPT_IN)});
+
+// 16x6 until the problem fills a wave of 32x3 tiles (3.2 M keys on 132 SMs), 32x3 from there: each
+// shape where it beat onesweep in one H100 run (paired over rounds, every distribution: 16x6
+// 0.75-0.80x at 2^16, 0.94-0.98x at 2^20; 32x3 0.96-0.98x at 2^24, 0.93-0.95x at 2^28;
+// lab/results/h100/sort-shapes-17523b5/).
+PLUGBENCH_KERNEL({kernel_entry<
+    DeviceSortSized<OnesweepShape<16, 6, kShippedMatch>, OnesweepShape<32, 3, kShippedMatch>>>(
+    "onesweep_sized",
+    "onesweep in 16x6 tiles until the keys fill a wave of 32x3 tiles, in 32x3 tiles from there",
     PB_KERNEL_OPT_IN)});
 
 }  // namespace plugbench::cuda::opt
