@@ -214,6 +214,55 @@ TEST(Cli, ARunVerifiesEveryCellAndWritesTheResults) {
   EXPECT_EQ(workloads.size(), 7u);
 }
 
+TEST(Cli, ABaselineVariantIsWhatEveryCellsSpeedupIsOver) {
+  TempFolder folder;
+  const std::string path = folder.file("results.json");
+  CommandResult r =
+      run_harness({"-p", "cpu_serial,openmp", "-w", "sort", "-d", "uniform", "-s", "4096", "-r",
+                   "3", "--baseline", "cpu_serial/std_sort", "--json", path, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json results = read_json(path);
+  EXPECT_EQ(results["context"]["settings"]["baseline"], "cpu_serial/std_sort");
+  std::size_t cells = 0;
+  for (const nlohmann::json& cell : results["results"]) {
+    ++cells;
+    EXPECT_EQ(cell["baseline"], "cpu_serial/std_sort") << cell.dump();
+    // The baseline's own cell is 1x itself; the others are its time over theirs.
+    const std::string name =
+        cell["plugin"].get<std::string>() + "/" + cell["variant"].get<std::string>();
+    const double speedup = cell["speedup"].get<double>();
+    if (name == "cpu_serial/std_sort") {
+      EXPECT_DOUBLE_EQ(speedup, 1.0);
+    }
+  }
+  EXPECT_GE(cells, 3u);  // cpu_serial's two sorts and openmp's
+}
+
+TEST(Cli, ABaselineVariantNotInTheRunIsAUsageErrorThatSaysWhy) {
+  CommandResult unknown = run_harness(
+      {"-p", "cpu_serial", "-w", "sort", "--baseline", "cpu_serial/nosuch", "--dry-run"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.err,
+                       "--baseline 'cpu_serial/nosuch' is not a cell of this run: "
+                       "cpu_serial has no such variant"))
+      << unknown.err;
+  CommandResult opt_in = run_harness(
+      {"-p", "cpu_serial", "-w", "dot", "--baseline", "cpu_serial/float_accumulator", "--dry-run"});
+  EXPECT_EQ(opt_in.exit_code, 2);
+  EXPECT_TRUE(contains(opt_in.err, "select it with --variants")) << opt_in.err;
+  CommandResult unselected = run_harness(
+      {"-p", "cpu_serial", "-w", "sort", "--baseline", "openmp/lsd_radix", "--dry-run"});
+  EXPECT_EQ(unselected.exit_code, 2);
+  EXPECT_TRUE(contains(unselected.err, "add openmp to --plugins")) << unselected.err;
+  CommandResult no_plugin = run_harness({"-w", "sort", "--baseline", "nosuch/loop", "--dry-run"});
+  EXPECT_EQ(no_plugin.exit_code, 2);
+  EXPECT_TRUE(contains(no_plugin.err, "nosuch is not a plugin that was found")) << no_plugin.err;
+  // Named with --variants, the opt-in baseline is planned.
+  CommandResult named = run_harness({"-p", "cpu_serial", "-w", "dot", "-v", "all,float_accumulator",
+                                     "--baseline", "cpu_serial/float_accumulator", "--dry-run"});
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+}
+
 TEST(Cli, TheDefaultResultsFileGoesUnderResults) {
   TempFolder folder;
   std::string command_dir = std::filesystem::current_path();

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace plugbench {
@@ -98,6 +99,54 @@ TEST(SuspectRule, TheIntervalsLowEndMustPassTheFactorNotOneLuckyRound) {
 TEST(SuspectRule, WarmCachesAreNeverJudged) {
   const std::vector<double> fast = {10, 10.2, 9.9, 10.1, 10, 9.8, 10.3, 10, 10.1, 9.9};
   EXPECT_EQ(suspect_of(cell_of(fast, std::vector<double>(10, 80.0)), 1.0, false), "");
+}
+
+}  // namespace
+}  // namespace plugbench
+
+namespace plugbench {
+namespace {
+
+// Three cells of one problem: p/a 100 ms, p/b 50 ms, q/c 25 ms.
+std::vector<CellResult> three_cells() {
+  std::vector<CellResult> cells;
+  for (const auto& [plugin, variant, ms] :
+       {std::tuple{"p", "a", 100.0}, std::tuple{"p", "b", 50.0}, std::tuple{"q", "c", 25.0}}) {
+    CellResult cell = cell_of(std::vector<double>(5, ms), {});
+    cell.plugin = plugin;
+    cell.variant = variant;
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
+TEST(Baseline, APluginNamesItsFirstVerifiedCell) {
+  std::vector<CellResult> cells = three_cells();
+  derive_figures(cells, "p", {}, false);
+  EXPECT_EQ(cells[1].baseline, "p/a");
+  EXPECT_DOUBLE_EQ(*cells[1].speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*cells[2].speedup, 4.0);
+}
+
+TEST(Baseline, AVariantNamesThatCell) {
+  std::vector<CellResult> cells = three_cells();
+  derive_figures(cells, "p/b", {}, false);
+  for (const CellResult& cell : cells) EXPECT_EQ(cell.baseline, "p/b");
+  EXPECT_DOUBLE_EQ(*cells[0].speedup, 0.5);
+  EXPECT_DOUBLE_EQ(*cells[1].speedup, 1.0);
+  EXPECT_DOUBLE_EQ(*cells[2].speedup, 2.0);
+  // A variant of another plugin of the same name is not it, nor is a plugin named like the pair.
+  EXPECT_FALSE(is_baseline_cell("q/b", cells[1]));
+  EXPECT_FALSE(is_baseline_cell("p/b", cells[0]));
+  EXPECT_EQ(baseline_plugin("p/b"), "p");
+  EXPECT_EQ(baseline_plugin("p"), "p");
+}
+
+TEST(Baseline, NoVerifiedBaselineCellGivesNoSpeedups) {
+  std::vector<CellResult> cells = three_cells();
+  cells[1].status = CellStatus::failed;
+  derive_figures(cells, "p/b", {}, false);
+  for (const CellResult& cell : cells) EXPECT_FALSE(cell.speedup.has_value()) << cell.variant;
 }
 
 }  // namespace

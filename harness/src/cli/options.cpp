@@ -119,7 +119,8 @@ po::options_description describe_options(Options& o, std::vector<std::string>& l
       po::value<std::string>(&host_memory)->default_value(to_string(RunSettings{}.host_memory)),
       "host memory for copies to a device: pageable, pinned or both")(
       "baseline", po::value<std::string>(&o.plan.baseline)->default_value(PlanSettings{}.baseline),
-      "plugin that speedups are relative to")(
+      "plugin that speedups are relative to (its first verified cell of each problem), or one "
+      "variant of a plugin: PLUGIN/VARIANT")(
       "device", po::value<int>(&o.isolation.device)->default_value(IsolationSettings{}.device),
       "device index for GPU plugins");
   po::options_description isolation_options("Fault isolation (docs/fault-isolation.md)");

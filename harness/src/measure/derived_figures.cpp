@@ -50,12 +50,21 @@ std::string suspect_against_rounds(double gbps, const PairedFigure& paired,
 
 }  // namespace
 
+std::string baseline_plugin(const std::string& baseline) {
+  return baseline.substr(0, baseline.find('/'));
+}
+
+bool is_baseline_cell(const std::string& baseline, const CellResult& cell) {
+  if (baseline.find('/') == std::string::npos) return cell.plugin == baseline;
+  return baseline == cell.plugin + "/" + cell.variant;
+}
+
 void derive_figures(std::vector<CellResult>& cells, const std::string& baseline,
                     const std::map<std::string, std::vector<PeakBandwidth>>& peaks_by_plugin,
                     bool caches_flushed) {
   const CellResult* base = nullptr;
   for (const CellResult& cell : cells) {
-    if (cell.plugin == baseline && cell.status == CellStatus::ok && cell.kernel) {
+    if (is_baseline_cell(baseline, cell) && cell.status == CellStatus::ok && cell.kernel) {
       base = &cell;
       break;
     }

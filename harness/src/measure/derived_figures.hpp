@@ -1,6 +1,6 @@
 // derived_figures.hpp: what a problem's measured cells give once all of them have run: GB/s and
 // % of the peak of the cell's memory space and access pattern, work rate, and speedups against
-// the baseline plugin's cell.
+// the baseline's cell.
 #pragma once
 
 #include "measure/calibration.hpp"
@@ -11,6 +11,12 @@
 #include <vector>
 
 namespace plugbench {
+
+// --baseline names a plugin ("cpu_serial": its first verified cell of each problem) or one variant
+// of a plugin ("cuda_optimized/onesweep": tunings and variants of one plugin measured against one
+// of them in the same rounds).
+std::string baseline_plugin(const std::string& baseline);  // the part before '/'
+bool is_baseline_cell(const std::string& baseline, const CellResult& cell);
 
 // `cells`: every cell of one problem. `peaks_by_plugin`: the peaks each plugin's cells are held to.
 // `caches_flushed` (--cache cold): every sample read its data from memory, so a rate beyond

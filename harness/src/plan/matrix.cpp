@@ -3,6 +3,7 @@
 
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
+#include "measure/derived_figures.hpp"
 #include "plan/sizes.hpp"
 
 #include <algorithm>
@@ -46,13 +47,14 @@ std::vector<const PluginRecord*> select_plugins(const MatrixChoices& options,
     }
   }
   // Baseline first, then host plugins, then device plugins, each by name.
-  std::stable_sort(
-      selected.begin(), selected.end(), [&](const PluginRecord* a, const PluginRecord* b) {
-        auto key = [&](const PluginRecord* p) {
-          return std::make_tuple(p->name != options.baseline, p->memory_space, p->name);
-        };
-        return key(a) < key(b);
-      });
+  std::stable_sort(selected.begin(), selected.end(),
+                   [&](const PluginRecord* a, const PluginRecord* b) {
+                     auto key = [&](const PluginRecord* p) {
+                       return std::make_tuple(p->name != baseline_plugin(options.baseline),
+                                              p->memory_space, p->name);
+                     };
+                     return key(a) < key(b);
+                   });
   return selected;
 }
 
@@ -282,12 +284,16 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
                      "') is for no workload: every workload of this run has its own sizes; drop "
                      "it, or add the workloads it is for to --workload");
   }
+  const std::string baseline_name = baseline_plugin(options.baseline);
   bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
-    return p.state != PluginState::broken && p.name == options.baseline;
+    return p.state != PluginState::broken && p.name == baseline_name;
   });
   if (!baseline_known && options.baseline_given) {
-    throw UsageError("--baseline '" + options.baseline + "' is not a plugin that was found");
+    throw UsageError("--baseline '" + options.baseline + "': " + baseline_name +
+                     " is not a plugin that was found");
   }
+  const bool baseline_is_variant = options.baseline.find('/') != std::string::npos;
+  bool baseline_planned = false;
 
   VariantFilter variant_filter(options.variants);
   std::set<std::string> variants_seen;  // "plugin/variant"
@@ -308,6 +314,8 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
             variants_seen.insert(plugin->name + "/" + kernel.variant);
             if (variant_filter.wants(plugin->name, kernel)) {
               problem.cells.push_back({plugin, &kernel, std::nullopt, ""});
+              baseline_planned =
+                  baseline_planned || options.baseline == plugin->name + "/" + kernel.variant;
             }
           }
           if (!has_workload && plugins_named) {
@@ -321,6 +329,20 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
     }
   }
   variant_filter.check_names(variants_seen);
+  // A variant named as the baseline that no cell runs would leave every speedup blank.
+  if (baseline_is_variant && baseline_known && !baseline_planned) {
+    const bool plugin_selected =
+        std::any_of(matrix.plugins.begin(), matrix.plugins.end(),
+                    [&](const PluginRecord* p) { return p->name == baseline_name; });
+    std::string why = baseline_name + " has no such variant for the workloads of this run " +
+                      "(harness --list shows its variants)";
+    if (!plugin_selected) {
+      why = "add " + baseline_name + " to --plugins";
+    } else if (variants_seen.count(options.baseline) > 0) {
+      why = "select it with --variants (an opt-in variant runs only when named)";
+    }
+    throw UsageError("--baseline '" + options.baseline + "' is not a cell of this run: " + why);
+  }
   return matrix;
 }
 
