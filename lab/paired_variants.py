@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""paired_variants.py FILE.json BASE VARIANT[,VARIANT...]: each variant's kernel time over BASE's
-(variants named as in the file, e.g. onesweep), per problem, as the median of the per-round ratios
-with a distribution-free 95 % interval from order statistics (docs/measurement.md). A run made with
-`--baseline PLUGIN/VARIANT` has these as its paired speedups (inverted); this reads them from a run
-made without, whose speedups were over another plugin. A lab reading for issue #38's sort shapes."""
+"""paired_variants.py FILE.json BASE CELL[,CELL...]: each cell's kernel time over BASE's, per
+problem (cells named PLUGIN/VARIANT, e.g. cuda_optimized/onesweep), as the median of the per-round
+ratios with a distribution-free 95 % interval from order statistics (docs/measurement.md). A run
+made with `--baseline PLUGIN/VARIANT` has these as its paired speedups (inverted); this reads them
+from a run made without, whose speedups were over another plugin. Cells measured in rounds of their
+own, and ranks other than 0, are left out. A lab reading for issue #38's sort shapes."""
 import json
 import statistics
 import sys
@@ -29,15 +30,18 @@ def main():
     for cell in document["results"]:
         kernel = (cell.get("time") or {}).get("kernel")
         rounds = cell.get("rounds")
-        if cell.get("status") != "ok" or not kernel or not rounds:
+        # A cell measured in rounds of its own shares no round with the others.
+        if cell.get("status") != "ok" or not kernel or not rounds or rounds.get("apart"):
+            continue
+        if cell.get("rank") not in (None, 0):
             continue
         key = (cell["workload"], cell["distribution"], cell["n"], cell["size"])
-        problems.setdefault(key, {})[cell["variant"]] = dict(
+        problems.setdefault(key, {})[f'{cell["plugin"]}/{cell["variant"]}'] = dict(
             zip(rounds["round"], kernel["samples_ms"]))
-    print("| workload | size | distribution | " + " | ".join(f"{v} / {base}" for v in variants) + " |")
+    header = " | ".join(f"{v} / {base}" for v in variants)
+    print(f"| workload | size | distribution | {header} |")
     print("|---" * (3 + len(variants)) + "|")
-    for (workload, distribution, n, size), cells in sorted(problems.items(),
-                                                           key=lambda p: (p[0][0], p[0][1], p[0][2])):
+    for (workload, distribution, n, size), cells in sorted(problems.items()):
         if base not in cells:
             continue
         row = []

@@ -239,24 +239,31 @@ TEST(Cli, ABaselineVariantIsWhatEveryCellsSpeedupIsOver) {
 }
 
 TEST(Cli, ABaselineVariantNotInTheRunIsAUsageErrorThatSaysWhy) {
-  CommandResult unknown = run_harness(
-      {"-p", "cpu_serial", "-w", "sort", "--baseline", "cpu_serial/nosuch", "--dry-run"});
-  EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_TRUE(contains(unknown.err,
-                       "--baseline 'cpu_serial/nosuch' is not a cell of this run: "
-                       "cpu_serial has no such variant"))
-      << unknown.err;
-  CommandResult opt_in = run_harness(
-      {"-p", "cpu_serial", "-w", "dot", "--baseline", "cpu_serial/float_accumulator", "--dry-run"});
-  EXPECT_EQ(opt_in.exit_code, 2);
-  EXPECT_TRUE(contains(opt_in.err, "select it with --variants")) << opt_in.err;
-  CommandResult unselected = run_harness(
-      {"-p", "cpu_serial", "-w", "sort", "--baseline", "openmp/lsd_radix", "--dry-run"});
-  EXPECT_EQ(unselected.exit_code, 2);
-  EXPECT_TRUE(contains(unselected.err, "add openmp to --plugins")) << unselected.err;
-  CommandResult no_plugin = run_harness({"-w", "sort", "--baseline", "nosuch/loop", "--dry-run"});
-  EXPECT_EQ(no_plugin.exit_code, 2);
-  EXPECT_TRUE(contains(no_plugin.err, "nosuch is not a plugin that was found")) << no_plugin.err;
+  const auto usage_error = [](const std::vector<std::string>& args, const std::string& why) {
+    CommandResult r = run_harness(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, why)) << r.err;
+  };
+  usage_error({"-p", "cpu_serial", "-w", "sort", "--baseline", "cpu_serial/nosuch", "--dry-run"},
+              "--baseline 'cpu_serial/nosuch' is not a cell of this run: cpu_serial has no "
+              "variant nosuch for the workloads of this run");
+  usage_error(
+      {"-p", "cpu_serial", "-w", "dot", "--baseline", "cpu_serial/float_accumulator", "--dry-run"},
+      "it is opt-in: name it in --variants");
+  usage_error({"-p", "cpu_serial", "-w", "sort", "-v", "all,-cpu_serial/std_sort", "--baseline",
+               "cpu_serial/std_sort", "--dry-run"},
+              "--variants leaves it out: add it there");
+  usage_error({"-p", "cpu_serial", "-w", "sort", "--baseline", "openmp/lsd_radix", "--dry-run"},
+              "add openmp to --plugins");
+  usage_error({"--plugin-dir", fake_plugin_dir("unavailable"), "-w", "reduce", "--baseline",
+               "fake_unavailable/loop", "--dry-run"},
+              "fake_unavailable cannot run here (fake device is switched off)");
+  usage_error({"-w", "sort", "--baseline", "nosuch/loop", "--dry-run"},
+              "nosuch is not a plugin that was found");
+  for (const char* malformed : {"/loop", "cpu_serial/", "cpu_serial/loop/x", ""}) {
+    usage_error({"-w", "sort", "--baseline", malformed, "--dry-run"},
+                "name a plugin (cpu_serial) or one variant of one");
+  }
   // Named with --variants, the opt-in baseline is planned.
   CommandResult named = run_harness({"-p", "cpu_serial", "-w", "dot", "-v", "all,float_accumulator",
                                      "--baseline", "cpu_serial/float_accumulator", "--dry-run"});

@@ -135,7 +135,7 @@ TEST(Baseline, AVariantNamesThatCell) {
   EXPECT_DOUBLE_EQ(*cells[0].speedup, 0.5);
   EXPECT_DOUBLE_EQ(*cells[1].speedup, 1.0);
   EXPECT_DOUBLE_EQ(*cells[2].speedup, 2.0);
-  // A variant of another plugin of the same name is not it, nor is a plugin named like the pair.
+  // Another plugin's variant of the same name is not it, nor another variant of its plugin.
   EXPECT_FALSE(is_baseline_cell("q/b", cells[1]));
   EXPECT_FALSE(is_baseline_cell("p/b", cells[0]));
   EXPECT_EQ(baseline_plugin("p/b"), "p");

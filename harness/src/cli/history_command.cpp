@@ -144,15 +144,21 @@ int run_command(const HistoryOptions& o) {
   if (o.command == "add") {
     int worst = kHistoryDone;
     std::vector<std::pair<std::string, RunContext>> added;
-    for (const std::string& path : o.arguments) {
-      RunContext run;
-      int code = add_results_file(history, path, o.max_file_mib << 20, "harness history add",
-                                  std::cout, std::cerr, &run);
-      if (code == kHistoryDone) added.emplace_back(path, std::move(run));
-      // An unreadable file outranks a duplicate: it needs attention, a duplicate does not.
-      if (code == kHistoryInputError || (code == kHistoryDuplicate && worst == kHistoryDone)) {
-        worst = code;
+    try {
+      for (const std::string& path : o.arguments) {
+        RunContext run;
+        int code = add_results_file(history, path, o.max_file_mib << 20, "harness history add",
+                                    std::cout, std::cerr, &run);
+        if (code == kHistoryDone) added.emplace_back(path, std::move(run));
+        // An unreadable file outranks a duplicate: it needs attention, a duplicate does not.
+        if (code == kHistoryInputError || (code == kHistoryDuplicate && worst == kHistoryDone)) {
+          worst = code;
+        }
       }
+    } catch (const HistoryError&) {
+      // The runs stored before the database failed are there: say their memory too.
+      say_memory_levels(history, added, std::cout, std::cerr);
+      throw;
     }
     say_memory_levels(history, added, std::cout, std::cerr);
     return worst;

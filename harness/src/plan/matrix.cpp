@@ -261,6 +261,45 @@ MatrixChoices matrix_choices(const PlanSettings& settings) {
   return choices;
 }
 
+namespace {
+
+// A plugin, or one variant of one: "cpu_serial", "cuda_optimized/onesweep".
+bool well_formed_baseline(const std::string& baseline) {
+  const std::size_t slash = baseline.find('/');
+  if (slash == std::string::npos) return !baseline.empty();
+  return slash > 0 && slash + 1 < baseline.size() &&
+         baseline.find('/', slash + 1) == std::string::npos;
+}
+
+// Why the variant named as the baseline (PLUGIN/VARIANT, its plugin found) is no cell of the run.
+std::string unplanned_baseline_reason(const std::string& baseline,
+                                      const std::vector<PluginRecord>& plugins,
+                                      const std::vector<const PluginRecord*>& selected,
+                                      const std::set<std::string>& variants_seen) {
+  const std::string name = baseline_plugin(baseline);
+  const std::string variant = baseline.substr(name.size() + 1);
+  const auto record = std::find_if(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
+    return p.state != PluginState::broken && p.name == name;
+  });
+  if (record->state != PluginState::available) {
+    return name + " cannot run here (" + record->reason + ")";
+  }
+  if (std::find(selected.begin(), selected.end(), &*record) == selected.end()) {
+    return "add " + name + " to --plugins";
+  }
+  if (variants_seen.count(baseline) == 0) {
+    return name + " has no variant " + variant +
+           " for the workloads of this run (harness --list shows its variants)";
+  }
+  const bool opt_in =
+      std::any_of(record->kernels.begin(), record->kernels.end(), [&](const KernelRecord& kernel) {
+        return kernel.variant == variant && (kernel.flags & PB_KERNEL_OPT_IN) != 0;
+      });
+  return opt_in ? "it is opt-in: name it in --variants" : "--variants leaves it out: add it there";
+}
+
+}  // namespace
+
 Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>& plugins) {
   Matrix matrix;
   bool plugins_named = false;
@@ -283,6 +322,11 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
     throw UsageError("--sizes: the list without a workload name ('" + options.sizes_for_the_rest +
                      "') is for no workload: every workload of this run has its own sizes; drop "
                      "it, or add the workloads it is for to --workload");
+  }
+  if (options.baseline_given && !well_formed_baseline(options.baseline)) {
+    throw UsageError(
+        "--baseline '" + options.baseline +
+        "': name a plugin (cpu_serial) or one variant of one (cuda_optimized/onesweep)");
   }
   const std::string baseline_name = baseline_plugin(options.baseline);
   bool baseline_known = std::any_of(plugins.begin(), plugins.end(), [&](const PluginRecord& p) {
@@ -331,17 +375,9 @@ Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>
   variant_filter.check_names(variants_seen);
   // A variant named as the baseline that no cell runs would leave every speedup blank.
   if (baseline_is_variant && baseline_known && !baseline_planned) {
-    const bool plugin_selected =
-        std::any_of(matrix.plugins.begin(), matrix.plugins.end(),
-                    [&](const PluginRecord* p) { return p->name == baseline_name; });
-    std::string why = baseline_name + " has no such variant for the workloads of this run " +
-                      "(harness --list shows its variants)";
-    if (!plugin_selected) {
-      why = "add " + baseline_name + " to --plugins";
-    } else if (variants_seen.count(options.baseline) > 0) {
-      why = "select it with --variants (an opt-in variant runs only when named)";
-    }
-    throw UsageError("--baseline '" + options.baseline + "' is not a cell of this run: " + why);
+    throw UsageError(
+        "--baseline '" + options.baseline + "' is not a cell of this run: " +
+        unplanned_baseline_reason(options.baseline, plugins, matrix.plugins, variants_seen));
   }
   return matrix;
 }

@@ -15,11 +15,12 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kAtomi
     PB_KERNEL_OPT_IN)});
 
 // Tile shapes (keys a thread x blocks an SM) around the shipped 24x3 (80 registers, 36.7 % of an
-// SM's warps), none spilling. More warps did not pay (H100, one run, paired over rounds,
-// lab/results/h100/sort-shapes-17523b5/): 24x4 took 1.11x onesweep's time on uniform keys at 2^28.
-// Tile size did: 32x3 0.93x at 2^28 and 0.97x at 2^24 (fewer look-backs, longer digit runs to
-// write) but 1.07-1.15x at 2^16-2^20, where 16x6's smaller tiles give the SMs more blocks
-// (0.75-0.80x at 2^16, 0.94-0.98x at 2^20, 1.03-1.23x at 2^28).
+// SM's warps), none spilling. H100, one run, paired over rounds
+// (lab/results/h100/sort-shapes-17523b5/): more warps helped only in part, 24x4 0.96-0.98x
+// onesweep's time at 2^24 but 1.11x on uniform keys at 2^28. Larger tiles did better at large
+// sizes, 32x3 0.93-0.95x at 2^28 (fewer look-backs, longer digit runs to write), but 1.07-1.16x at
+// 2^16-2^20, where 16x6's smaller tiles give the SMs more blocks (0.75-0.80x at 2^16, 0.94-0.98x at
+// 2^20, 1.03-1.23x at 2^28).
 constexpr MatchStyle kShippedMatch = MatchStyle::kPredicatedNot;
 
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 4, kShippedMatch>>>(
