@@ -16,7 +16,7 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kAtomi
 
 // Tile shapes (keys a thread x blocks an SM) around the shipped 24x3 (80 registers, 36.7 % of an
 // SM's warps), none spilling. H100, one run, paired over rounds
-// (lab/results/h100/sort-shapes-17523b5/): more warps helped only in part, 24x4 0.96-0.98x
+// (lab/results/h100/sort-shapes-17523b5/): more warps helped only in part, 24x4 0.95-0.98x
 // onesweep's time at 2^24 but 1.11x on uniform keys at 2^28. Larger tiles did better at large
 // sizes, 32x3 0.93-0.95x at 2^28 (fewer look-backs, longer digit runs to write), but 1.07-1.16x at
 // 2^16-2^20, where 16x6's smaller tiles give the SMs more blocks (0.75-0.80x at 2^16, 0.94-0.98x at
