@@ -315,11 +315,18 @@ std::vector<std::string> written_runs(TempFolder& folder) {
   return paths;
 }
 
-TEST_F(HistoryMemory, ListMarksTheSlowRunInConsoleAndCsv) {
-  std::vector<std::string> add = {"history", "add", "--history", database()};
-  const std::vector<std::string> paths = written_runs(folder_);
+// `history add` of written_runs into `database`: the command's result, the files in `paths`.
+CommandResult add_written_runs(TempFolder& folder, const std::string& database,
+                               std::vector<std::string>& paths) {
+  paths = written_runs(folder);
+  std::vector<std::string> add = {"history", "add", "--history", database};
   add.insert(add.end(), paths.begin(), paths.end());
-  CommandResult added = run_harness(add);
+  return run_harness(add);
+}
+
+TEST_F(HistoryMemory, ListMarksTheSlowRunInConsoleAndCsv) {
+  std::vector<std::string> paths;
+  CommandResult added = add_written_runs(folder_, database(), paths);
   ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
 
   CommandResult csv = run_harness({"history", "list", "--history", database(), "--format", "csv"});
@@ -352,10 +359,8 @@ TEST_F(HistoryMemory, ListMarksTheSlowRunInConsoleAndCsv) {
 }
 
 TEST_F(HistoryMemory, HistoryAddSaysEachAddedRunsMemoryOnceAllAreStored) {
-  std::vector<std::string> add = {"history", "add", "--history", database()};
-  const std::vector<std::string> paths = written_runs(folder_);
-  add.insert(add.end(), paths.begin(), paths.end());
-  CommandResult added = run_harness(add);
+  std::vector<std::string> paths;
+  CommandResult added = add_written_runs(folder_, database(), paths);
   ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
   // Each run against the five others, those added with it included: the shared run's line names
   // it, the quiet runs' say as usual.
@@ -375,10 +380,8 @@ TEST_F(HistoryMemory, HistoryAddSaysEachAddedRunsMemoryOnceAllAreStored) {
 }
 
 TEST_F(HistoryMemory, ReportWithHistorySaysEachSidesMemoryUnderTheComparison) {
-  std::vector<std::string> add = {"history", "add", "--history", database()};
-  const std::vector<std::string> paths = written_runs(folder_);
-  add.insert(add.end(), paths.begin(), paths.end());
-  ASSERT_EQ(run_harness(add).exit_code, 0);
+  std::vector<std::string> paths;
+  ASSERT_EQ(add_written_runs(folder_, database(), paths).exit_code, 0);
   const std::string out = folder_.file("report");
   CommandResult report =
       run_harness({"report", paths[2], paths.back(), "--out", out, "--history", database()});
@@ -393,10 +396,8 @@ TEST_F(HistoryMemory, ReportWithHistorySaysEachSidesMemoryUnderTheComparison) {
 }
 
 TEST_F(HistoryMemory, CompareSaysEachSidesMemoryLeavingTheComparedFilesOut) {
-  std::vector<std::string> add = {"history", "add", "--history", database()};
-  const std::vector<std::string> paths = written_runs(folder_);
-  add.insert(add.end(), paths.begin(), paths.end());
-  ASSERT_EQ(run_harness(add).exit_code, 0);
+  std::vector<std::string> paths;
+  ASSERT_EQ(add_written_runs(folder_, database(), paths).exit_code, 0);
   // The base is the run of 168 GB/s, the new the shared run: both in the history, neither the
   // other's baseline nor its own: four other runs each.
   CommandResult compared =

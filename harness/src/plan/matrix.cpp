@@ -47,11 +47,11 @@ std::vector<const PluginRecord*> select_plugins(const MatrixChoices& options,
     }
   }
   // Baseline first, then host plugins, then device plugins, each by name.
+  const std::string baseline_name = baseline_plugin(options.baseline);
   std::stable_sort(selected.begin(), selected.end(),
                    [&](const PluginRecord* a, const PluginRecord* b) {
                      auto key = [&](const PluginRecord* p) {
-                       return std::make_tuple(p->name != baseline_plugin(options.baseline),
-                                              p->memory_space, p->name);
+                       return std::make_tuple(p->name != baseline_name, p->memory_space, p->name);
                      };
                      return key(a) < key(b);
                    });
@@ -226,43 +226,6 @@ class VariantFilter {
   std::vector<std::string> excluded_;
 };
 
-}  // namespace
-
-std::size_t Matrix::cells_to_run() const {
-  std::size_t count = 0;
-  for (const PlannedProblem& problem : problems) {
-    for (const PlannedCell& cell : problem.cells) count += cell.to_run() ? 1 : 0;
-  }
-  return count;
-}
-
-MatrixChoices matrix_choices(const PlanSettings& settings) {
-  MatrixChoices choices;
-  choices.plugins = settings.plugins;
-  choices.workloads = settings.workloads;
-  choices.distributions = settings.distributions;
-  choices.variants = settings.variants;
-  choices.baseline = settings.baseline;
-  choices.baseline_given = settings.baseline_given;
-  const SizePlan sizes = plan_sizes(settings.sizes);
-  for (const auto& [name, requests] : sizes.named) choices.sized_workloads.push_back(name);
-  choices.sizes_for_the_rest = sizes.rest_text;
-  choices.shapes = [sizes](const Workload& workload) {
-    if (auto named = sizes.named.find(workload.name()); named != sizes.named.end()) {
-      return shapes_for(workload, named->second);
-    }
-    if (sizes.rest) return shapes_for(workload, *sizes.rest);
-    std::vector<SizeRequest> requests;
-    for (const std::string& text : workload.default_sizes()) {
-      for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
-    }
-    return shapes_for(workload, requests);
-  };
-  return choices;
-}
-
-namespace {
-
 // A plugin, or one variant of one: "cpu_serial", "cuda_optimized/onesweep".
 bool well_formed_baseline(const std::string& baseline) {
   const std::size_t slash = baseline.find('/');
@@ -299,6 +262,39 @@ std::string unplanned_baseline_reason(const std::string& baseline,
 }
 
 }  // namespace
+
+std::size_t Matrix::cells_to_run() const {
+  std::size_t count = 0;
+  for (const PlannedProblem& problem : problems) {
+    for (const PlannedCell& cell : problem.cells) count += cell.to_run() ? 1 : 0;
+  }
+  return count;
+}
+
+MatrixChoices matrix_choices(const PlanSettings& settings) {
+  MatrixChoices choices;
+  choices.plugins = settings.plugins;
+  choices.workloads = settings.workloads;
+  choices.distributions = settings.distributions;
+  choices.variants = settings.variants;
+  choices.baseline = settings.baseline;
+  choices.baseline_given = settings.baseline_given;
+  const SizePlan sizes = plan_sizes(settings.sizes);
+  for (const auto& [name, requests] : sizes.named) choices.sized_workloads.push_back(name);
+  choices.sizes_for_the_rest = sizes.rest_text;
+  choices.shapes = [sizes](const Workload& workload) {
+    if (auto named = sizes.named.find(workload.name()); named != sizes.named.end()) {
+      return shapes_for(workload, named->second);
+    }
+    if (sizes.rest) return shapes_for(workload, *sizes.rest);
+    std::vector<SizeRequest> requests;
+    for (const std::string& text : workload.default_sizes()) {
+      for (const SizeRequest& request : parse_size_option(text)) requests.push_back(request);
+    }
+    return shapes_for(workload, requests);
+  };
+  return choices;
+}
 
 Matrix plan_matrix(const MatrixChoices& options, const std::vector<PluginRecord>& plugins) {
   Matrix matrix;
