@@ -8,10 +8,12 @@
 #   sized:   onesweep_sized (16x6 until the keys fill a wave of 32x3 tiles, then 32x3) beside
 #            onesweep, both its shapes, 24x4 and cub at nine sizes from 2^16 to 2^28 (each power
 #            of two around its switch, 2^20-2^24), four distributions, speedups over onesweep;
-#            --check-plugin and memcheck on it, on both sides of its switch.
+#            --check-plugin and memcheck on it, on both sides of its switch;
+#   large:   the 9216-key tiles (36x3, 36x2) beside onesweep, 32x3 and cub at 2^24-2^28, four
+#            distributions, speedups over onesweep; --check-plugin on them.
 # Each packs what it made into sort-shapes-STAGE.tgz and keeps the harness's files, the check and
 # the sanitizer's log beside it (the device tool brings back 8 files).
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized|large
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage="${1:-measure}"
@@ -55,7 +57,17 @@ case "$stage" in
     PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
       -p cuda_optimized -w sort -d uniform,equal -v onesweep_sized -s 3244032
     ;;
-  *) echo "usage: $0 measure|verify|sized" >&2; exit 2 ;;
+  large)
+    tools/device_run.sh harness sort-large -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
+      -s 2^24,2^26,2^28 -v all,onesweep_32x3,onesweep_36x3,onesweep_36x2 \
+      --baseline cuda_optimized/onesweep
+    build-device/bin/harness --check-plugin \
+      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_36x3,onesweep_36x2 \
+      >"$OUT/check.txt" 2>&1
+    echo "check-plugin exit code: $?"
+    tail -3 "$OUT/check.txt"
+    ;;
+  *) echo "usage: $0 measure|verify|sized|large" >&2; exit 2 ;;
 esac
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt &&

@@ -39,6 +39,14 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<32, 3, kShippedMatch>>>(
     "onesweep_32x3", "onesweep, 32 keys a thread, 3 blocks an SM (80 registers)",
     PB_KERNEL_OPT_IN)});
 
+// The largest tile whose storage stays within 48 KiB of static shared memory (9216 keys, 46 KiB),
+// at 3 blocks an SM (80 registers: 32 bytes spill) and at 2 (111 registers, none spilled).
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 3, kShippedMatch>>>(
+    "onesweep_36x3", "onesweep, 36 keys a thread, 3 blocks an SM (80 registers)",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 2, kShippedMatch>>>(
+    "onesweep_36x2", "onesweep, 36 keys a thread, 2 blocks an SM (128 registers)",
+    PB_KERNEL_OPT_IN)});
 // 16x6 until the problem fills a wave of 32x3 tiles (3.2 M keys on 132 SMs), 32x3 from there: each
 // shape where it beat onesweep in one H100 run (paired over rounds, every distribution: 16x6
 // 0.75-0.80x at 2^16, 0.94-0.98x at 2^20; 32x3 0.96-0.98x at 2^24, 0.93-0.95x at 2^28;
