@@ -179,7 +179,7 @@ TEST(FaultIsolation, AHangTimesOutAndADeafOneIsKilled) {
   TempFolder folder;
   std::string path = folder.file("r.json");
   // Warm caches: the good cell must finish well inside the timeout even on a loaded machine under
-  // AddressSanitizer, where each cold-cache flush (twice the L3) takes a large part of a second.
+  // AddressSanitizer, with no flush in its samples.
   std::vector<std::string> arguments = {"--plugin-dir",
                                         fake_plugin_dir("hang"),
                                         "-p",

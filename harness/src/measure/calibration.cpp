@@ -36,11 +36,11 @@ struct CalibrationScale {
 };
 
 CalibrationScale calibration_scale() {
-  const char* value = std::getenv("PLUGBENCH_CALIBRATION");
-  if (value == nullptr || *value == '\0' || std::strcmp(value, "full") == 0) return {};
-  if (std::strcmp(value, "quick") == 0) {
+  if (sdk::quick_scale_for_tests()) {
     return {10, 8ull << 20, 64ull << 20, "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
   }
+  const char* value = std::getenv("PLUGBENCH_CALIBRATION");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "full") == 0) return {};
   std::fprintf(stderr,
                "harness: PLUGBENCH_CALIBRATION='%s' is not 'full' or 'quick' (a test-only "
                "setting); calibrating in full\n",
