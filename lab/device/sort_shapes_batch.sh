@@ -6,9 +6,9 @@
 #   verify:  memcheck and racecheck over the sort at small sizes, and Nsight Compute on the shipped
 #            pass and the 24x4 one at 2^28 uniform;
 #   sized:   onesweep_sized (16x6 until the keys fill a wave of 32x3 tiles, then 32x3) beside
-#            onesweep, both its shapes, 24x4 and cub at nine sizes from 2^16 to 2^28 (each power
+#            onesweep, both its shapes, 36x2 and cub at seven sizes from 2^16 to 2^28 (each power
 #            of two around its switch, 2^20-2^24), four distributions, speedups over onesweep;
-#            --check-plugin and memcheck on it, on both sides of its switch;
+#            --check-plugin on it and 36x2 (sized on both sides of its switch), memcheck on it;
 #   large:   the 9216-key tiles (36x3, 36x2) beside onesweep, 32x3 and cub at 2^24-2^28, four
 #            distributions, speedups over onesweep; --check-plugin on them.
 # Each packs what it made into sort-shapes-STAGE.tgz and keeps the harness's files, the check and
@@ -45,12 +45,12 @@ case "$stage" in
     ;;
   sized)
     tools/device_run.sh harness sort-sized -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
-      -s 2^16,2^18,2^20,2^21,2^22,2^23,2^24,2^26,2^28 \
-      -v all,onesweep_16x6,onesweep_24x4,onesweep_32x3,onesweep_sized \
+      -s 2^16,2^20,2^21,2^22,2^23,2^24,2^28 \
+      -v all,onesweep_16x6,onesweep_32x3,onesweep_36x2,onesweep_sized \
       --baseline cuda_optimized/onesweep
     # Its switch on 132 SMs is at 3,244,032 keys: both sides of it, as well as the awkward sizes.
     build-device/bin/harness --check-plugin \
-      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized \
+      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized,onesweep_36x2 \
       -s 3244031,3244032,2^22 >"$OUT/check.txt" 2>&1
     echo "check-plugin exit code: $?"
     tail -3 "$OUT/check.txt"
