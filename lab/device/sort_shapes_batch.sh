@@ -9,11 +9,14 @@
 #            onesweep, both its shapes, 36x2 and cub at seven sizes from 2^16 to 2^28 (each power
 #            of two around its switch, 2^20-2^24), four distributions, speedups over onesweep;
 #            --check-plugin on it and 36x2 (sized on both sides of its switch), memcheck on it;
+#   quick:   what fits a call when little device time is left: no cub, onesweep_sized and 36x2
+#            beside onesweep at six sizes, uniform and equal keys; --check-plugin on sized at its
+#            switch;
 #   large:   the 9216-key tiles (36x3, 36x2) beside onesweep, 32x3 and cub at 2^24-2^28, four
 #            distributions, speedups over onesweep; --check-plugin on them.
 # Each packs what it made into sort-shapes-STAGE.tgz and keeps the harness's files, the check and
 # the sanitizer's log beside it (the device tool brings back 8 files).
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized|large
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized|quick|large
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage="${1:-measure}"
@@ -57,6 +60,17 @@ case "$stage" in
     PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
       -p cuda_optimized -w sort -d uniform,equal -v onesweep_sized -s 3244032
     ;;
+  quick)
+    export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized"
+    tools/device_run.sh harness sort-quick -p cuda_optimized -w sort -d uniform,equal \
+      -s 2^16,2^20,2^21,2^22,2^24,2^28 -v onesweep,onesweep_sized,onesweep_36x2 \
+      --baseline cuda_optimized/onesweep
+    build-device/bin/harness --check-plugin \
+      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized \
+      -s 3244031,3244032 >"$OUT/check.txt" 2>&1
+    echo "check-plugin exit code: $?"
+    tail -3 "$OUT/check.txt"
+    ;;
   large)
     tools/device_run.sh harness sort-large -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
       -s 2^24,2^26,2^28 -v all,onesweep_32x3,onesweep_36x3,onesweep_36x2 \
@@ -67,10 +81,10 @@ case "$stage" in
     echo "check-plugin exit code: $?"
     tail -3 "$OUT/check.txt"
     ;;
-  *) echo "usage: $0 measure|verify|sized|large" >&2; exit 2 ;;
+  *) echo "usage: $0 measure|verify|sized|quick|large" >&2; exit 2 ;;
 esac
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt &&
   tar czf "/tmp/sort-shapes-$stage.tgz" . && mv "/tmp/sort-shapes-$stage.tgz" . &&
-  find . -maxdepth 1 -type f ! -name "sort-shapes-*.tgz" ! -name "sort-s*.json" \
-    ! -name "sort-s*.txt" ! -name check.txt ! -name sanitize.log -delete
+  find . -maxdepth 1 -type f ! -name "sort-shapes-*.tgz" ! -name "sort-*.json" \
+    ! -name "sort-*.txt" ! -name check.txt ! -name sanitize.log -delete
