@@ -3,8 +3,8 @@
 # call (each well inside a call's 10 minutes; chain them on one warm machine):
 #   measure: a tunings build of the harness, cuda_optimized and cub; the shapes beside the shipped
 #            onesweep and cub at 2^16-2^28 on every sort distribution, cold; --check-plugin on each;
-#   verify:  memcheck and racecheck over the sort at small sizes, and Nsight Compute on the shipped
-#            pass and the 24x4 one at 2^28 uniform;
+#   verify:  memcheck and racecheck over the sort at small sizes (every shape and the sized one),
+#            and Nsight Compute on the shipped pass and the 24x4 one at 2^28 uniform;
 #   sized:   onesweep_sized (16x6 until the keys fill a wave of 32x3 tiles, then 32x3) beside
 #            onesweep, both its shapes, 36x2 and cub at seven sizes from 2^16 to 2^28 (each power
 #            of two around its switch, 2^20-2^24), four distributions, speedups over onesweep;
@@ -26,6 +26,7 @@ mkdir -p "$OUT"
 nvidia-smi -L
 date -u
 shapes=onesweep_24x4,onesweep_20x4,onesweep_16x5,onesweep_16x6,onesweep_32x3
+large_shapes=onesweep_36x3,onesweep_36x2
 export PLUGBENCH_TUNINGS=ON
 export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
 case "$stage" in
@@ -40,7 +41,7 @@ case "$stage" in
     ;;
   verify)
     PLUGBENCH_SANITIZE_TIMEOUT=150 tools/device_run.sh sanitize -p cuda_optimized -w sort -d all \
-      -v "onesweep,$shapes"
+      -v "onesweep,$shapes,$large_shapes,onesweep_sized"
     PLUGBENCH_NCU_LAUNCHES=8 PLUGBENCH_NCU_KERNELS="regex:onesweep_kernel" \
       PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats InstructionStats MemoryWorkloadAnalysis" \
       tools/device_run.sh ncu sort-shapes-ncu -p cuda_optimized -w sort -s 2^28 -d uniform \

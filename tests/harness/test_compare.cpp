@@ -782,9 +782,10 @@ TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
   EXPECT_TRUE(contains(over_two.out, "2 earlier runs of this machine in")) << over_two.out;
 }
 
-// An earlier run made with another setting that changes times (here the cache warm), or with a
-// host plugin on other threads, measured something else: it is left out of the runs the test is
-// over, and the heading says so. Counted in, their times would read as runs wandering by half.
+// An earlier run made with another setting that changes times (here the cache warm, and a user's
+// run beside the test suite's quick scale), or with a host plugin on other threads, measured
+// something else: it is left out of the runs the test is over, and the heading says so. Counted
+// in, their times would read as runs wandering by half.
 TEST_F(Compare, EarlierRunsMadeWithOtherSettingsAreLeftOutOfTheHistorysRuns) {
   using Change = std::function<void(nlohmann::json&)>;
   auto run_with = [&](const std::string& name, const std::string& time, double all_factor,
@@ -798,6 +799,11 @@ TEST_F(Compare, EarlierRunsMadeWithOtherSettingsAreLeftOutOfTheHistorysRuns) {
   };
   const Change nothing = [](nlohmann::json&) {};
   const Change warm = [](nlohmann::json& run) { run["context"]["settings"]["cache"] = "warm"; };
+  // The base run is the test suite's (test_scale quick); a user's run has no test_scale.
+  ASSERT_EQ(base()["context"]["settings"].value("test_scale", ""), "quick");
+  const Change full_scale = [](nlohmann::json& run) {
+    run["context"]["settings"].erase("test_scale");
+  };
   const Change more_threads = [](nlohmann::json& run) {
     for (nlohmann::json& plugin : run["context"]["plugins"]) {
       if (plugin["name"] == "openmp") {
@@ -815,6 +821,7 @@ TEST_F(Compare, EarlierRunsMadeWithOtherSettingsAreLeftOutOfTheHistorysRuns) {
   }
   add.push_back(run_with("warm.json", "2026-01-07T00:00:00Z", 0.5, 1.0, warm));
   add.push_back(run_with("threads.json", "2026-01-08T00:00:00Z", 1.0, 0.4, more_threads));
+  add.push_back(run_with("full_scale.json", "2026-01-09T00:00:00Z", 3.0, 1.0, full_scale));
   CommandResult added = run_harness(add);
   ASSERT_EQ(added.exit_code, 0) << added.out << added.err;
 
@@ -831,7 +838,7 @@ TEST_F(Compare, EarlierRunsMadeWithOtherSettingsAreLeftOutOfTheHistorysRuns) {
   EXPECT_EQ(console.exit_code, 1) << console.out << console.err;
   EXPECT_TRUE(contains(console.out, "5 earlier runs of this machine in")) << console.out;
   EXPECT_TRUE(contains(console.out,
-                       "left out: 1 run made with other settings (cache), the cells "
+                       "left out: 2 runs made with other settings (cache, test_scale), the cells "
                        "of openmp in 1 run made on other CPUs or threads"))
       << console.out;
 }

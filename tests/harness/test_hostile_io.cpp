@@ -26,24 +26,11 @@ using plugbench::testing::kUnderAddressSanitizer;
 using plugbench::testing::read_json;
 using plugbench::testing::read_text;
 using plugbench::testing::run_harness;
+using plugbench::testing::ScopedEnv;
 using plugbench::testing::TempFolder;
 using plugbench::testing::write_text;
 
 namespace fs = std::filesystem;
-
-// Sets an environment variable for the harness runs of one test.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() { ::unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 const nlohmann::json* cell_named(const nlohmann::json& results, const std::string& variant) {
   for (const nlohmann::json& cell : results["results"]) {

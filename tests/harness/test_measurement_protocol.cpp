@@ -28,6 +28,7 @@ namespace plugbench {
 namespace {
 
 using testing::CommandResult;
+using testing::ScopedEnv;
 using testing::TempFolder;
 
 // Restores the OpenMP team size a test changed.
@@ -73,23 +74,9 @@ TEST(HostFlush, TheTeamsServicesRefuseToRunInsideAParallelRegion) {
   EXPECT_EQ(refused, 2);
 }
 
-// Sets an environment variable for a scope, or unsets it (nullptr), and restores it after.
-class EnvironmentFor {
- public:
-  EnvironmentFor(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    value ? ::setenv(name, value, 1) : ::unsetenv(name);
-  }
-  ~EnvironmentFor() { old_ ? ::setenv(name_, old_->c_str(), 1) : ::unsetenv(name_); }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST(HostFlush, TheBufferOutgrowsTheLastLevelCacheAndEachThreadsL2) {
   // The flush a user's run takes, not the test suite's quick one.
-  EnvironmentFor full("PLUGBENCH_CALIBRATION", nullptr);
+  ScopedEnv full("PLUGBENCH_CALIBRATION", std::nullopt);
   const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
   const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   const std::size_t bytes = sdk::HostFlushBuffer::bytes_for(8);
@@ -103,22 +90,21 @@ TEST(HostFlush, TheBufferOutgrowsTheLastLevelCacheAndEachThreadsL2) {
 }
 
 // The test suite's harnesses flush 8 MiB (PLUGBENCH_CALIBRATION=quick), so that a cold sample in
-// a test costs no read of a buffer twice the size of a server's L3; any other value is a user's
-// run.
+// a test costs no read of a buffer twice the size of a server's L3; any other value flushes as a
+// user's run does.
 TEST(HostFlush, OnlyTheTestSuitesQuickScaleFlushesASmallBuffer) {
+  std::size_t users = 0;
   {
-    EnvironmentFor quick("PLUGBENCH_CALIBRATION", "quick");
-    EXPECT_EQ(sdk::HostFlushBuffer::bytes_for(8), std::size_t{8} << 20);
-    EXPECT_EQ(sdk::HostFlushBuffer::bytes_for(1), std::size_t{8} << 20);
+    ScopedEnv unset("PLUGBENCH_CALIBRATION", std::nullopt);
+    users = sdk::HostFlushBuffer::bytes_for(8);
   }
-  EnvironmentFor full("PLUGBENCH_CALIBRATION", "full");
-  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (l3 > 4 << 20) {
-    EXPECT_GE(sdk::HostFlushBuffer::bytes_for(1), 2 * static_cast<std::size_t>(l3));
-  } else {
-    GTEST_SKIP() << "this machine's last-level cache (" << l3
-                 << " bytes) is too small to tell the two scales apart";
+  for (const char* value : {"full", "sloppy", "", "QUICK", "quick "}) {
+    ScopedEnv other("PLUGBENCH_CALIBRATION", value);
+    EXPECT_EQ(sdk::HostFlushBuffer::bytes_for(8), users) << "'" << value << "'";
   }
+  ScopedEnv quick("PLUGBENCH_CALIBRATION", "quick");
+  EXPECT_EQ(sdk::HostFlushBuffer::bytes_for(8), std::size_t{8} << 20);
+  EXPECT_EQ(sdk::HostFlushBuffer::bytes_for(1), std::size_t{8} << 20);
 }
 
 TEST(HostFlush, TheSerialTeamFlushesOnItsOneThread) {
@@ -444,7 +430,8 @@ TEST(PeakPerPattern, TheLoopsOfAPeakTravelThroughJson) {
   EXPECT_TRUE(peak_from_json(without).methods.empty());
 }
 
-// The test suite's quick calibration says so in the file, and a user's run never gets it unasked.
+// The test suite's quick calibration says so in the file (in each peak, and in the settings,
+// which hold for a run with no peak too), and a user's run never gets it unasked.
 TEST(PeakPerPattern, AQuickCalibrationIsSmallAndSaysSoAndIsNeverTheDefault) {
   TempFolder folder;
   const std::vector<std::string> run = {"-p",   "cpu_serial", "-w", "reduce", "-s",
@@ -460,6 +447,12 @@ TEST(PeakPerPattern, AQuickCalibrationIsSmallAndSaysSoAndIsNeverTheDefault) {
               std::string(setting) == "sloppy")
         << r.err;
     nlohmann::json results = testing::read_json(folder.file("r.json"));
+    const nlohmann::json& settings = results["context"]["settings"];
+    if (quick) {
+      EXPECT_EQ(settings.value("test_scale", ""), "quick") << settings.dump();
+    } else {
+      EXPECT_FALSE(settings.contains("test_scale")) << setting << ": " << settings.dump();
+    }
     for (const nlohmann::json& peak : results["context"]["peaks"]) {
       if (peak["memory_space"] != "host") continue;
       EXPECT_EQ(testing::contains(peak["measured_by"].get<std::string>(), "quick calibration"),

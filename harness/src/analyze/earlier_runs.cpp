@@ -36,8 +36,8 @@ std::optional<CellKey> baseline_key(const CellResult& cell) {
 
 // The settings that decide what a cell's time is, not only how precisely it is known (the
 // repetitions, the budget and the order's seed do not).
-constexpr const char* kSettingsThatChangeTimes[] = {"cache",  "host_memory", "order",   "isolation",
-                                                    "device", "warmup",      "mpi_sync"};
+constexpr const char* kSettingsThatChangeTimes[] = {
+    "cache", "host_memory", "order", "isolation", "device", "warmup", "mpi_sync", "test_scale"};
 
 // How an earlier run was measured against a compared file: the settings above that it made
 // otherwise, and the host plugins that ran on other CPUs or threads.

@@ -291,4 +291,8 @@ const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks, MemorySpa
   return copy;
 }
 
+std::string test_scale() {
+  return sdk::quick_scale_for_tests() ? "quick" : "";
+}
+
 }  // namespace plugbench

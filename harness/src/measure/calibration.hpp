@@ -78,6 +78,10 @@ std::vector<PeakBandwidth> calibrate_host_peaks(const std::vector<MemoryPattern>
 // to 1 GiB. Throws PluginCallError.
 std::vector<PeakBandwidth> calibrate_plugin_peaks(const PluginSession& session);
 
+// "quick" under the test suite's scale (PLUGBENCH_CALIBRATION=quick: small peak buffers, and a host
+// plugin's cold flush of 8 MiB), else "": what a results file's context.settings.test_scale says.
+std::string test_scale();
+
 // The peak a workload of `pattern` is held against: the read rate for a read-only workload where
 // one was measured, else the copy rate; nullptr when the memory space has none.
 const PeakBandwidth* peak_for(const std::vector<PeakBandwidth>& peaks, MemorySpace memory_space,

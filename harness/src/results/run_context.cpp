@@ -119,6 +119,7 @@ SettingsFacts settings_from_json(const nlohmann::json& j) {
   settings.max_restarts = whole_or_zero(j, "max_restarts");
   settings.mpi_sync = text_at(j, "/mpi_sync");
   settings.outlier_threshold = number_at(j, "/outlier_threshold");
+  settings.test_scale = text_at(j, "/test_scale");
   return settings;
 }
 
@@ -133,6 +134,7 @@ nlohmann::json to_json(const SettingsFacts& settings) {
       {"max_restarts", settings.max_restarts},
       {"mpi_sync", settings.mpi_sync}};
   if (settings.outlier_threshold) j["outlier_threshold"] = *settings.outlier_threshold;
+  if (!settings.test_scale.empty()) j["test_scale"] = settings.test_scale;
   j.update(to_json(settings.measure));
   for (const auto& [key, as_read] : settings.unread) j[key] = as_read;
   return j;

@@ -66,6 +66,9 @@ struct SettingsFacts {
   std::int64_t max_restarts = 0;
   std::string mpi_sync;
   std::optional<double> outlier_threshold;
+  // "quick" for a run under the test suite's scale (measure/calibration.hpp): its cold host
+  // samples are not cold and its peaks are the caches'. Written only where set.
+  std::string test_scale;
 };
 
 // How an interleaved run's rounds waited for the harness's own threads to go quiet.

@@ -5,6 +5,7 @@
 
 #include "analyze/rank_table.hpp"
 #include "base/host_facts.hpp"
+#include "measure/calibration.hpp"
 #include "results/results_json.hpp"
 #include "results/run_context.hpp"
 
@@ -25,6 +26,7 @@ SettingsFacts settings_of(const RunRequest& options, const RunRecord& run) {
   settings.max_restarts = options.isolation.max_restarts;
   settings.mpi_sync = to_string(options.mpi.sync);
   settings.outlier_threshold = options.mpi.outlier_threshold;
+  settings.test_scale = test_scale();
   return settings;
 }
 

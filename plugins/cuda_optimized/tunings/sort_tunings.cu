@@ -39,13 +39,14 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<32, 3, kShippedMatch>>>(
     "onesweep_32x3", "onesweep, 32 keys a thread, 3 blocks an SM (80 registers)",
     PB_KERNEL_OPT_IN)});
 
-// The largest tile whose storage stays within 48 KiB of static shared memory (9216 keys, 46 KiB),
-// at 3 blocks an SM (80 registers: 32 bytes spill) and at 2 (111 registers, none spilled).
+// 9216-key tiles (36 keys a thread: 46,116 bytes of static shared memory, of the 48 KiB a block
+// may have; 38 would fit, 40 would not), at 3 blocks an SM (80 registers: 32 bytes spill) and at
+// 2 (111 registers, none spilled).
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 3, kShippedMatch>>>(
     "onesweep_36x3", "onesweep, 36 keys a thread, 3 blocks an SM (80 registers)",
     PB_KERNEL_OPT_IN)});
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 2, kShippedMatch>>>(
-    "onesweep_36x2", "onesweep, 36 keys a thread, 2 blocks an SM (128 registers)",
+    "onesweep_36x2", "onesweep, 36 keys a thread, 2 blocks an SM (up to 128 registers)",
     PB_KERNEL_OPT_IN)});
 // 16x6 until the problem fills a wave of 32x3 tiles (3.2 M keys on 132 SMs), 32x3 from there: each
 // shape where it beat onesweep in one H100 run (paired over rounds, every distribution: 16x6
