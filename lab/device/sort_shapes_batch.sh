@@ -29,15 +29,18 @@ shapes=onesweep_24x4,onesweep_20x4,onesweep_16x5,onesweep_16x6,onesweep_32x3
 large_shapes=onesweep_36x3,onesweep_36x2
 export PLUGBENCH_TUNINGS=ON
 export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
+# --check-plugin on the tunings build's cuda_optimized: check VARIANTS [harness options...].
+check() {
+  build-device/bin/harness --check-plugin \
+    build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v "$@" >"$OUT/check.txt" 2>&1
+  echo "check-plugin exit code: $?"
+  tail -3 "$OUT/check.txt"
+}
 case "$stage" in
   measure)
     tools/device_run.sh harness sort-shapes -p cub,cuda_optimized -w sort -d all \
       -s 2^16,2^20,2^24,2^28 -v "all,$shapes"
-    build-device/bin/harness --check-plugin \
-      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v "onesweep,$shapes" \
-      >"$OUT/check.txt" 2>&1
-    echo "check-plugin exit code: $?"
-    tail -3 "$OUT/check.txt"
+    check "onesweep,$shapes"
     ;;
   verify)
     PLUGBENCH_SANITIZE_TIMEOUT=150 tools/device_run.sh sanitize -p cuda_optimized -w sort -d all \
@@ -53,11 +56,7 @@ case "$stage" in
       -v all,onesweep_16x6,onesweep_32x3,onesweep_36x2,onesweep_sized \
       --baseline cuda_optimized/onesweep
     # Its switch on 132 SMs is at 3,244,032 keys: both sides of it, as well as the awkward sizes.
-    build-device/bin/harness --check-plugin \
-      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized,onesweep_36x2 \
-      -s 3244031,3244032,2^22 >"$OUT/check.txt" 2>&1
-    echo "check-plugin exit code: $?"
-    tail -3 "$OUT/check.txt"
+    check onesweep_sized,onesweep_36x2 -s 3244031,3244032,2^22
     PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
       -p cuda_optimized -w sort -d uniform,equal -v onesweep_sized -s 3244032
     ;;
@@ -66,21 +65,13 @@ case "$stage" in
     tools/device_run.sh harness sort-quick -p cuda_optimized -w sort -d uniform,equal \
       -s 2^16,2^20,2^21,2^22,2^24,2^28 -v onesweep,onesweep_sized,onesweep_36x2 \
       --baseline cuda_optimized/onesweep
-    build-device/bin/harness --check-plugin \
-      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_sized \
-      -s 3244031,3244032 >"$OUT/check.txt" 2>&1
-    echo "check-plugin exit code: $?"
-    tail -3 "$OUT/check.txt"
+    check onesweep_sized -s 3244031,3244032
     ;;
   large)
     tools/device_run.sh harness sort-large -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
-      -s 2^24,2^26,2^28 -v all,onesweep_32x3,onesweep_36x3,onesweep_36x2 \
+      -s 2^24,2^26,2^28 -v "all,onesweep_32x3,$large_shapes" \
       --baseline cuda_optimized/onesweep
-    build-device/bin/harness --check-plugin \
-      build-device/bin/plugins/libplugbench_cuda_optimized.so -w sort -v onesweep_36x3,onesweep_36x2 \
-      >"$OUT/check.txt" 2>&1
-    echo "check-plugin exit code: $?"
-    tail -3 "$OUT/check.txt"
+    check "$large_shapes"
     ;;
   *) echo "usage: $0 measure|verify|sized|quick|large" >&2; exit 2 ;;
 esac

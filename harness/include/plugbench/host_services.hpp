@@ -47,6 +47,8 @@ struct SerialTeam {
 // PLUGBENCH_CALIBRATION=quick: the test suite's setting (tests/CMakeLists.txt) for every harness
 // it starts: buffers the size of a cache, so that a run in a test costs milliseconds, not seconds
 // of every core's memory traffic. Never for figures anyone reads: each peak says so.
+// Its host buffers (the peaks' loops, a host plugin's cold flush) are this size.
+constexpr size_t kQuickScaleHostBytes = size_t{8} << 20;
 inline bool quick_scale_for_tests() {
   const char* value = std::getenv("PLUGBENCH_CALIBRATION");
   return value != nullptr && std::strcmp(value, "quick") == 0;
@@ -74,7 +76,7 @@ class HostFlushBuffer {
   // the test suite's quick scale (PLUGBENCH_CALIBRATION=quick: docs/measurement.md) 8 MiB, which
   // evicts no large cache: its tests check how samples are taken, never what a cold one costs.
   static size_t bytes_for(int threads) {
-    if (quick_scale_for_tests()) return kQuickBytes;
+    if (quick_scale_for_tests()) return kQuickScaleHostBytes;
     const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
     size_t bytes = 0;
@@ -84,8 +86,6 @@ class HostFlushBuffer {
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     return (bytes + page - 1) / page * page;
   }
-
-  static constexpr size_t kQuickBytes = size_t{8} << 20;
 
   bool allocated() const { return data_ != nullptr; }
   const unsigned char* data() const { return data_; }

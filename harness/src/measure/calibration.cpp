@@ -37,7 +37,8 @@ struct CalibrationScale {
 
 CalibrationScale calibration_scale() {
   if (sdk::quick_scale_for_tests()) {
-    return {10, 8ull << 20, 64ull << 20, "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
+    return {10, sdk::kQuickScaleHostBytes, 64ull << 20,
+            "; quick calibration for tests (PLUGBENCH_CALIBRATION)"};
   }
   const char* value = std::getenv("PLUGBENCH_CALIBRATION");
   if (value == nullptr || *value == '\0' || std::strcmp(value, "full") == 0) return {};
