@@ -375,18 +375,19 @@ TEST(FaultIsolation, AnInterruptStopsAHangingWorkerAtOnce) {
   for (const auto& [order, written] : {std::pair{"sequential", 1u}, std::pair{"interleaved", 0u}}) {
     SCOPED_TRACE(order);
     std::filesystem::remove(marker);
-    ::setenv("PLUGBENCH_FAKE_HANG_MARKER", marker.c_str(), 1);
-    int pid = plugbench::testing::start_harness({"--plugin-dir", fake_plugin_dir("hang"),
-                                                 "-p",           "cpu_serial,fake_hang",
-                                                 "-w",           "reduce",
-                                                 "-s",           "1000",
-                                                 "-v",           "loop,fake_loop",
-                                                 "-r",           "3",
-                                                 "--warmup",     "0",
-                                                 "--timeout",    "0",
-                                                 "--order",      order,
-                                                 "--json",       path});
-    ::unsetenv("PLUGBENCH_FAKE_HANG_MARKER");
+    const int pid = [&] {
+      plugbench::testing::ScopedEnv marker_to("PLUGBENCH_FAKE_HANG_MARKER", marker);
+      return plugbench::testing::start_harness({"--plugin-dir", fake_plugin_dir("hang"),
+                                                "-p",           "cpu_serial,fake_hang",
+                                                "-w",           "reduce",
+                                                "-s",           "1000",
+                                                "-v",           "loop,fake_loop",
+                                                "-r",           "3",
+                                                "--warmup",     "0",
+                                                "--timeout",    "0",
+                                                "--order",      order,
+                                                "--json",       path});
+    }();
     // The hanging cell is in flight once the fake plugin has made the marker (on a loaded
     // machine that can take a while: no fixed sleep; ctest's timeout bounds the wait).
     while (!std::filesystem::exists(marker) && plugbench::testing::still_running(pid)) {

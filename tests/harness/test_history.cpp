@@ -95,18 +95,13 @@ TEST(HistorySha256, MatchesTheStandardsTestVectors) {
 }
 
 TEST(HistoryLocation, FollowsXdgDataHomeElseHome) {
-  const char* saved_xdg = std::getenv("XDG_DATA_HOME");
-  const std::string xdg = saved_xdg ? saved_xdg : "";
-  ::setenv("XDG_DATA_HOME", "/data", 1);
-  EXPECT_EQ(default_history_path(), "/data/plugbench/history.sqlite");
-  ::setenv("XDG_DATA_HOME", "relative", 1);  // invalid by the XDG spec: ignored
+  {
+    plugbench::testing::ScopedEnv xdg("XDG_DATA_HOME", "/data");
+    EXPECT_EQ(default_history_path(), "/data/plugbench/history.sqlite");
+  }
+  plugbench::testing::ScopedEnv xdg("XDG_DATA_HOME", "relative");  // invalid by the XDG spec
   EXPECT_EQ(default_history_path(),
             std::string(std::getenv("HOME")) + "/.local/share/plugbench/history.sqlite");
-  if (saved_xdg) {
-    ::setenv("XDG_DATA_HOME", xdg.c_str(), 1);
-  } else {
-    ::unsetenv("XDG_DATA_HOME");
-  }
 }
 
 TEST(HistoryAdd, AddsARunOnceAndRefusesItAgainEvenReformatted) {

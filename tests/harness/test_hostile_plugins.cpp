@@ -166,14 +166,14 @@ void expect_children_end_with_the_harness(int signal_number) {
   TempFolder folder;
   const std::string pid_file = folder.file("child.pid");
   const std::string marker = folder.file("hanging");
-  ::setenv("PLUGBENCH_HOSTILE_PID_FILE", pid_file.c_str(), 1);
-  ::setenv("PLUGBENCH_HOSTILE_MARKER", marker.c_str(), 1);
-  int harness = plugbench::testing::start_harness(
-      {"--plugin-dir", hostile_dir("fork"), "-p", "hostile_fork", "-v", "fork_then_hang", "-w",
-       "reduce", "-s", "1000", "-r", "3", "--warmup", "0", "--timeout", "0", "--json",
-       folder.file("r.json")});
-  ::unsetenv("PLUGBENCH_HOSTILE_PID_FILE");
-  ::unsetenv("PLUGBENCH_HOSTILE_MARKER");
+  const int harness = [&] {
+    plugbench::testing::ScopedEnv pid_to("PLUGBENCH_HOSTILE_PID_FILE", pid_file);
+    plugbench::testing::ScopedEnv marker_to("PLUGBENCH_HOSTILE_MARKER", marker);
+    return plugbench::testing::start_harness({"--plugin-dir", hostile_dir("fork"), "-p",
+                                              "hostile_fork", "-v", "fork_then_hang", "-w",
+                                              "reduce", "-s", "1000", "-r", "3", "--warmup", "0",
+                                              "--timeout", "0", "--json", folder.file("r.json")});
+  }();
   for (int waited = 0; !std::filesystem::exists(marker) && waited < 600; ++waited) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

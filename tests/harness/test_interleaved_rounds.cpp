@@ -176,12 +176,13 @@ TEST(InterleavedRounds, ACrashInOneCellLeavesTheOtherCellsOfItsWorkerTheirSample
   TempFolder folder;
   const std::string path = folder.file("r.json");
   // Calls of fake_loop in its worker: 1 the checked call, 2 the first sample, 3 crashes.
-  ::setenv("PLUGBENCH_FAKE_CRASH_ON_CALL", "3", 1);
-  CommandResult r =
-      run_harness({"--plugin-dir", fake_plugin_dir("segfault"), "-p", "cpu_serial,fake_segfault",
-                   "-w", "reduce", "-s", "1000", "-r", "5", "--warmup", "0", "--json", path, "-q"},
-                  kPlainSegfaults);
-  ::unsetenv("PLUGBENCH_FAKE_CRASH_ON_CALL");
+  const CommandResult r = [&] {
+    plugbench::testing::ScopedEnv crash("PLUGBENCH_FAKE_CRASH_ON_CALL", "3");
+    return run_harness(
+        {"--plugin-dir", fake_plugin_dir("segfault"), "-p", "cpu_serial,fake_segfault", "-w",
+         "reduce", "-s", "1000", "-r", "5", "--warmup", "0", "--json", path, "-q"},
+        kPlainSegfaults);
+  }();
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   nlohmann::json results = read_json(path);
   const nlohmann::json& crashed = cell_named(results, "fake_segfault", "fake_loop");
