@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -191,6 +192,64 @@ TEST(HostileInput, AStdoutThatCannotBeWrittenExitsFour) {
                                    "--warmup", "0", "--format", "bmf", "--no-json", "-q"},
                                   "sh -c 'exec \"$0\" \"$@\" >/dev/full' ");
   EXPECT_EQ(run.exit_code, 4) << run.err;
+  // The history's queries too: `history changes --format md > changes.md` on a full disk is not
+  // a report written (nor, with exit 1, a slowdown found).
+  const std::string history = folder.file("runs.sqlite");
+  ASSERT_EQ(run_harness({"history", "add", "--history", history, path}).exit_code, 0);
+  for (const char* query : {"list", "machines", "changes", "trend"}) {
+    std::vector<std::string> command = {"history", query, "--history", history};
+    if (std::string(query) == "trend") command.push_back("workload=reduce");
+    CommandResult r = run_harness(command, "sh -c 'exec \"$0\" \"$@\" >/dev/full' ");
+    EXPECT_EQ(r.exit_code, 4) << query << "\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "could not write to stdout")) << r.err;
+  }
+}
+
+// A reader that goes away before the answer ends (harness show big.json | head -1): the command
+// says so and exits 4, never ends silently by SIGPIPE (141 from the shell). The answers here are
+// longer than a pipe holds (the gbench export of the committed run is about 0.5 MB).
+TEST(HostileInput, AReaderThatGoesAwayIsExitFourNotSigpipe) {
+  const std::string path = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  const std::string prefix = "bash -c 'set -o pipefail; \"$0\" \"$@\" | head -c 1 >/dev/null' ";
+  CommandResult r = run_harness({"export", path, "--to", "gbench"}, prefix);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_TRUE(contains(r.err, "could not write to stdout")) << r.err;
+}
+
+// An export's --out that names the file it reads (or a link to it) would replace the run with the
+// export: refused before anything is written, and the file left as it was.
+TEST(HostileInput, AnExportOverItsOwnResultsFileIsRefused) {
+  TempFolder folder;
+  const std::string source = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  const std::string run = folder.file("run.json"), link = folder.file("link.json");
+  const std::string text = plugbench::testing::read_text(source);
+  write_text(run, text);
+  std::filesystem::create_symlink(run, link);
+  for (const auto& [input, out] :
+       {std::pair{run, run}, std::pair{link, run}, std::pair{run, link}}) {
+    CommandResult r = run_harness({"export", input, "--to", "bmf", "--out", out});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "is the results file being exported")) << r.err;
+    EXPECT_EQ(plugbench::testing::read_text(run), text);
+  }
+}
+
+// export reads files as large as show and compare do when told to (--max-file-mib), and refuses
+// one over its limit with the way to raise it.
+TEST(HostileInput, ExportTakesTheSameFileSizeLimitAsShow) {
+  TempFolder folder;
+  const std::string path = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  std::string padded = plugbench::testing::read_text(path);
+  padded.insert(padded.rfind('}'),
+                ", \"padding\": \"" + std::string(std::size_t{2} << 20, 'x') + "\"");
+  write_text(folder.file("large.json"), padded);
+  CommandResult refused =
+      run_harness({"export", folder.file("large.json"), "--to", "bmf", "--max-file-mib", "1"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "--max-file-mib")) << refused.err;
+  CommandResult read =
+      run_harness({"export", folder.file("large.json"), "--to", "bmf", "--max-file-mib", "3"});
+  EXPECT_EQ(read.exit_code, 0) << read.err;
 }
 
 TEST(HostileInput, ExportNamesTellApartShapesWithTheSameCount) {

@@ -4,6 +4,7 @@
 #include "base/atomic_file.hpp"
 #include "base/safe_text.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -75,6 +76,12 @@ std::string prepare_output_folder(const std::string& folder, const std::string& 
            " is a file, not a folder; name a folder (it is made where missing)";
   }
   return make_folder(fs::path(folder), option, folder);
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat first {}, second {};
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
+         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
 }
 
 }  // namespace plugbench

@@ -6,6 +6,7 @@
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "results/exports.hpp"
+#include "results/results_reader.hpp"
 #include "results/results_json.hpp"
 
 #include <boost/program_options.hpp>
@@ -28,6 +29,7 @@ struct ExportOptions {
   std::string out;
   ExportErrors errors = ExportErrors::omit;
   GabList list = GabList::time;
+  std::uint64_t max_file_mib = kDefaultMaxResultsBytes >> 20;
   std::string errors_name, list_name;  // as given, checked after the file and --to
   bool help = false;
 };
@@ -50,8 +52,9 @@ po::options_description describe_export_options(ExportOptions& o) {
       po::value<std::string>(&o.list_name)
           ->default_value(name_in(kGabListNames, ExportOptions{}.list)),
       "gab: the list written, one per file as the action reads it: time (median kernel ms, "
-      "tool customSmallerIsBetter) or rate (GB/s, tool customBiggerIsBetter)")("help,h",
-                                                                               "this help");
+      "tool customSmallerIsBetter) or rate (GB/s, tool customBiggerIsBetter)")(
+      "max-file-mib", po::value<std::uint64_t>(&o.max_file_mib)->default_value(o.max_file_mib),
+      "largest results file read, in MiB; a larger one is refused")("help,h", "this help");
   return options;
 }
 
@@ -100,6 +103,12 @@ int run_export(int argc, const char* const* argv) {
     options.help = values.count("help") > 0;
     if (!options.help) {
       if (options.files.size() != 1) throw UsageError("export needs one results file");
+      check_max_file_mib(options.max_file_mib);
+      if (!options.out.empty() && same_file(options.out, options.files[0])) {
+        throw UsageError("--out '" + printable_text(options.out) +
+                         "' is the results file being exported, which the export would "
+                         "replace; name another file");
+      }
       format = export_format_named(options.to);
       if (!format) {
         throw UsageError("--to '" + options.to +
@@ -130,7 +139,7 @@ int run_export(int argc, const char* const* argv) {
   ResultsFile file;
   nlohmann::json document;
   try {
-    file = read_results_file(options.files[0]);
+    file = read_results_file(options.files[0], options.max_file_mib << 20);
     // Checked (its folder made) before anything is written, as every output path is.
     if (!options.out.empty()) {
       if (std::string problem = prepare_output_file(options.out, "--out"); !problem.empty()) {

@@ -2,6 +2,7 @@
 #include "cli/history_command.hpp"
 
 #include "analyze/compare_cells.hpp"
+#include "base/output_check.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/cell_filter.hpp"
@@ -87,7 +88,7 @@ std::string history_usage() {
        << "\nexit codes: 0 done, 1 changes found a slowdown, 2 usage error or an unreadable "
           "results file, 3 add: a run already in the history (the others are added), 4 the "
           "database cannot be used (corrupt, newer schema, another program's, locked too long, or "
-          "no history at the path of a query)\n";
+          "no history at the path of a query), or stdout could not be written\n";
   return text.str();
 }
 
@@ -130,7 +131,7 @@ HistoryOptions parse_history_options(int argc, const char* const* argv) {
   return o;
 }
 
-int run_command(const HistoryOptions& o) {
+int answer(const HistoryOptions& o) {
   // Only add makes a history: a mistyped --history for a query must not answer from a new, empty
   // database.
   if (o.command != "add" && !std::filesystem::exists(o.database)) {
@@ -195,6 +196,13 @@ int run_command(const HistoryOptions& o) {
   ChangeReport report = changes_table(points, o.changes);
   tables.write(report.table);
   return report.slowdowns > 0 ? kHistorySlowdown : kHistoryDone;
+}
+
+// The answer's exit code, unless what it printed did not reach stdout (a full disk, a reader gone):
+// a report that `changes --format md > changes.md` lost must not pass for one written.
+int run_command(const HistoryOptions& o) {
+  const int code = answer(o);
+  return output_written(std::cout, "harness history " + o.command) ? code : kHistoryOutputError;
 }
 
 }  // namespace

@@ -15,13 +15,14 @@ namespace plugbench {
 // Exit codes of harness history: 0 done; 1 `changes` found a slowdown (as compare's regression);
 // 2 a usage error or a results file that cannot be read; 3 a run already in the history (the
 // other files are added); 4 the database cannot be used (corrupt, newer schema, another program's,
-// locked too long, not writable).
+// locked too long, not writable), or stdout could not be written (as show's and compare's 4).
 enum HistoryExitCode {
   kHistoryDone = 0,
   kHistorySlowdown = 1,
   kHistoryInputError = 2,
   kHistoryDuplicate = 3,
-  kHistoryDatabaseError = 4
+  kHistoryDatabaseError = 4,
+  kHistoryOutputError = 4
 };
 
 // Adds one file; says what happened. Throws HistoryError (the database), never ResultsFileError.
