@@ -6,8 +6,8 @@
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "results/exports.hpp"
-#include "results/results_reader.hpp"
 #include "results/results_json.hpp"
+#include "results/results_reader.hpp"
 
 #include <boost/program_options.hpp>
 
