@@ -286,6 +286,28 @@ TEST(Cli, TheDefaultResultsFileGoesUnderResults) {
   EXPECT_TRUE(contains(r.out, "results: results/"));
 }
 
+// An empty --json or --history (an unset variable in a script: --history "$DB") and a --json
+// beside --no-json are usage errors before any cell, never a default file or no history at all.
+TEST(Cli, AnEmptyOrContradictedResultsPathIsAUsageError) {
+  TempFolder folder;
+  std::string command_dir = std::filesystem::current_path();
+  std::filesystem::current_path(folder.path());
+  for (const std::vector<std::string>& options :
+       std::vector<std::vector<std::string>>{{"--json", ""},
+                                             {"--history", ""},
+                                             {"--no-json", "--json", "r.json"},
+                                             {"--json", "r.json", "--history", ""}}) {
+    std::vector<std::string> command = {"-p", "cpu_serial", "-w", "reduce", "-s", "100", "-r", "2"};
+    command.insert(command.end(), options.begin(), options.end());
+    CommandResult r = run_harness(command);
+    EXPECT_EQ(r.exit_code, 2) << options[0] << " " << options[1] << "\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "--json") || contains(r.err, "--history")) << r.err;
+  }
+  std::filesystem::current_path(command_dir);
+  EXPECT_FALSE(std::filesystem::exists(folder.file("results")));
+  EXPECT_FALSE(std::filesystem::exists(folder.file("r.json")));
+}
+
 // A wrong answer keeps its time (it was measured), but no speedup: a ranking by speedup would
 // put a plugin that skips work first.
 TEST(Cli, AWrongAnswerFailsTheCellKeepsItsTimingNotASpeedupAndExitsOne) {

@@ -283,6 +283,21 @@ Options parse_options(int argc, const char* const* argv) {
   o.output.quiet = values.count("quiet") > 0;
   o.isolation.output_to_stderr = values.count("plugin-output-to-stderr") > 0;
   o.output.write_json = values.count("no-json") == 0;
+  // An empty path is most often an unset variable in a script (--history "$DB"): refused, not
+  // taken as the default file or as no history, which would lose the run's record unnoticed.
+  for (const char* option : {"json", "history"}) {
+    if (values.count(option) > 0 && values[option].as<std::string>().empty()) {
+      throw UsageError("--" + std::string(option) + " '' names no file; give a path" +
+                       (std::string(option) == "json"
+                            ? " (or leave --json out for results/HOST-TIME.json, or --no-json)"
+                            : " (or leave --history out)"));
+    }
+  }
+  if (values.count("json") > 0 && !o.output.write_json) {
+    throw UsageError(
+        "--json names the results file, which --no-json does not write; drop one "
+        "of them");
+  }
   if (!o.output.history_path.empty() && !o.output.write_json) {
     throw UsageError(
         "--history adds the run's results file, which --no-json does not write; "
