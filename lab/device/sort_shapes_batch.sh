@@ -12,11 +12,14 @@
 #   quick:   what fits a call when little device time is left: no cub, onesweep_sized and 36x2
 #            beside onesweep at six sizes, uniform and equal keys; --check-plugin on sized at its
 #            switch;
+#   one:     the one call a session may get: onesweep_sized, 32x3 and the 9216-key tiles beside
+#            onesweep and cub at five sizes (2^16-2^28), uniform and equal keys; --check-plugin on
+#            sized and the 9216-key tiles around the switch, memcheck on them;
 #   large:   the 9216-key tiles (36x3, 36x2) beside onesweep, 32x3 and cub at 2^24-2^28, four
 #            distributions, speedups over onesweep; --check-plugin on them.
 # Each packs what it made into sort-shapes-STAGE.tgz and keeps the harness's files, the check and
 # the sanitizer's log beside it (the device tool brings back 8 files).
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized|quick|large
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/sort_shapes_batch.sh measure|verify|sized|quick|one|large
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 stage="${1:-measure}"
@@ -67,13 +70,21 @@ case "$stage" in
       --baseline cuda_optimized/onesweep
     check onesweep_sized -s 3244031,3244032
     ;;
+  one)
+    tools/device_run.sh harness sort-one -p cub,cuda_optimized -w sort -d uniform,equal \
+      -s 2^16,2^20,2^22,2^24,2^28 -v "all,onesweep_sized,onesweep_32x3,$large_shapes" \
+      --baseline cuda_optimized/onesweep
+    check "onesweep_sized,$large_shapes" -s 3244031,3244032,2^22
+    PLUGBENCH_SANITIZE_TIMEOUT=90 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
+      -p cuda_optimized -w sort -d uniform -v "onesweep_sized,$large_shapes" -s 3244032
+    ;;
   large)
     tools/device_run.sh harness sort-large -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \
       -s 2^24,2^26,2^28 -v "all,onesweep_32x3,$large_shapes" \
       --baseline cuda_optimized/onesweep
     check "$large_shapes"
     ;;
-  *) echo "usage: $0 measure|verify|sized|quick|large" >&2; exit 2 ;;
+  *) echo "usage: $0 measure|verify|sized|quick|one|large" >&2; exit 2 ;;
 esac
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt &&
