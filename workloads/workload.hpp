@@ -65,6 +65,9 @@ struct Shape {
   std::uint64_t width = 0;
   std::uint64_t height = 1;
   bool operator==(const Shape&) const = default;
+  // Whether n is width x height. A histogram given a count (-s 2^20) lays its n pixels out in
+  // rows of at most 7680, the last one short: its n is not a rectangle, and its labels say so.
+  bool rectangular() const { return width * height == n; }
 };
 
 // Name and layout of an output buffer, before any plugin has written it.

@@ -277,6 +277,29 @@ TEST(HostileInput, ExportNamesTellApartShapesWithTheSameCount) {
       << r.out.substr(0, 500);
 }
 
+// A histogram given a count lays its pixels out in rows of 7680, the last one short (2^20 pixels:
+// 136 full rows and one of 4096). Its labels name the count, never the sides of the larger image
+// 7680x137 (1052160 pixels), which is another problem with its own export name.
+TEST(HostileInput, AHistogramCountAndTheImageItsRowsSpanAreTwoProblemsInEveryLabel) {
+  TempFolder folder;
+  const std::string path = folder.file("h.json");
+  CommandResult run = run_harness({"-p", "cpu_serial", "-w", "histogram", "-s", "2^20,7680x137",
+                                   "-r", "2", "--warmup", "0", "--json", path});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  CommandResult shown = run_harness({"show", path});
+  for (const std::string& text : {run.out, shown.out}) {
+    EXPECT_TRUE(contains(text, "n = 1048576 (2^20 in rows of 7680)")) << text;
+    EXPECT_TRUE(contains(text, "n = 7680x137 (1052160)")) << text;
+    EXPECT_FALSE(contains(text, "7680x137 (1048576)")) << text;
+  }
+  CommandResult r = run_harness({"export", path, "--to", "bmf"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json bmf = nlohmann::json::parse(r.out);
+  EXPECT_EQ(bmf.size(), 2u) << r.out.substr(0, 500);
+  EXPECT_TRUE(bmf.contains("histogram/photo/1048576_rows_of_7680/cpu_serial/loop")) << r.out;
+  EXPECT_TRUE(bmf.contains("histogram/photo/7680x137/cpu_serial/loop")) << r.out;
+}
+
 TEST(HostileInput, ExportSaysWhenAFileIsIncompleteOrACellSuspect) {
   TempFolder folder;
   nlohmann::json document = committed_results();

@@ -131,7 +131,8 @@ typedef struct pb_execution_context {
 typedef struct pb_problem {
   uint32_t struct_size;    /* set by the harness: sizeof(pb_problem) as it was compiled */
   const char* workload;    /* e.g. "reduce" */
-  uint64_t n;              /* elements (pixels for image workloads: width * height) */
+  uint64_t n;              /* elements (pixels for image workloads: width * height, except a
+                              histogram given a count, whose last row is short: read n pixels) */
   uint64_t width;          /* image workloads: columns; otherwise n */
   uint64_t height;         /* image workloads: rows; otherwise 1 */
   uint32_t bins;           /* histogram: number of bins (256) */

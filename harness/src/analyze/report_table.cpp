@@ -54,6 +54,12 @@ std::string flags_text(std::uint32_t flags) {
 }  // namespace
 
 std::string shape_text(const Shape& shape) {
+  if (shape.height > 1 && !shape.rectangular()) {
+    const std::string count = describe_count(shape.n);
+    return std::to_string(shape.n) + " (" +
+           (count == std::to_string(shape.n) ? "" : count + " in ") + "rows of " +
+           std::to_string(shape.width) + ")";
+  }
   if (shape.height > 1) {
     return std::to_string(shape.width) + "x" + std::to_string(shape.height) + " (" +
            std::to_string(shape.n) + ")";

@@ -82,10 +82,14 @@ nlohmann::json gbench_entry(const std::string& name, std::size_t family, const C
 std::string export_name(const CellResult& cell) {
   // A shape of two dimensions by its sides: histogram 64x16, 16x64 and 1024 are three problems
   // with the same n, and one name would merge them (BMF keeps one, compare.py pairs by order).
+  // A count laid out in rows with a short last one (histogram -s 2^20: rows of 7680) is named by
+  // its count and row: its sides are those of a larger image (7680x137).
   const bool flat = cell.shape.height == 1 && cell.shape.width == cell.shape.n;
   const std::string size =
       flat ? std::to_string(cell.shape.n)
-           : std::to_string(cell.shape.width) + "x" + std::to_string(cell.shape.height);
+      : !cell.shape.rectangular()
+          ? std::to_string(cell.shape.n) + "_rows_of_" + std::to_string(cell.shape.width)
+          : std::to_string(cell.shape.width) + "x" + std::to_string(cell.shape.height);
   // No empty part: a cell of a plugin that did not load has no variant ("-", as in the tables).
   const auto part = [](const std::string& text) { return text.empty() ? std::string("-") : text; };
   return part(cell.workload) + "/" + part(cell.distribution) + "/" + size + "/" +
