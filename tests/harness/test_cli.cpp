@@ -93,6 +93,15 @@ TEST(Cli, UnknownNamesAreUsageErrorsThatListTheChoices) {
   CommandResult option = run_harness({"--frobnicate"});
   EXPECT_EQ(option.exit_code, 2);
   EXPECT_TRUE(contains(option.err, "frobnicate")) << option.err;
+
+  // A mistyped subcommand is named as one, with the commands there are (not the lists' hint).
+  CommandResult command = run_harness({"shwo", "a.json"});
+  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_TRUE(contains(command.err, "unknown command 'shwo'")) << command.err;
+  EXPECT_TRUE(contains(command.err, "compare, show, export")) << command.err;
+  CommandResult list_item = run_harness({"-p", "cpu_serial", "openmp"});
+  EXPECT_EQ(list_item.exit_code, 2);
+  EXPECT_TRUE(contains(list_item.err, "not -p cpu_serial openmp")) << list_item.err;
 }
 
 TEST(Cli, MalformedSizesAreUsageErrors) {

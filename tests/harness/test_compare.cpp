@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -95,6 +96,7 @@ class Compare : public ::testing::Test {
   // The tests give cells the times they compare; whether the machine was busy while the real run
   // measured them (other tests run beside this one) is left out, as a quiet machine would have it,
   // and so are the rounds' reference passes (the time, not the time over the reference, decides).
+  static std::string base_run_id() { return read_json(base_path())["context"].value("run_id", ""); }
   static nlohmann::json base() {
     nlohmann::json document = read_json(base_path());
     for (nlohmann::json& cell : document["results"]) {
@@ -103,9 +105,16 @@ class Compare : public ::testing::Test {
     }
     return document;
   }
-  // Writes `document` beside the base file.
-  static std::string write(const std::string& name, const nlohmann::json& document) {
+  // Writes `document` beside the base file, as a run of its own: each file a test writes stands
+  // for another run (compare refuses one run given twice on a side), so one that still has the
+  // base's run id gets its own. A test that sets or removes the run id keeps what it set.
+  static std::string write(const std::string& name, nlohmann::json document) {
     std::string path = folder_->file(name);
+    if (document["context"].value("run_id", "") == base_run_id()) {
+      char id[17];
+      std::snprintf(id, sizeof id, "%016zx", std::hash<std::string>{}(name));
+      document["context"]["run_id"] = id;
+    }
     write_text(path, document.dump(2));
     return path;
   }
@@ -120,6 +129,8 @@ TEST_F(Compare, AFileAgainstItselfIsAllSameAndExitsZero) {
   EXPECT_TRUE(contains(r.out, "8 cells compared: 0 faster, 0 slower, 8 same")) << r.out;
   EXPECT_TRUE(contains(r.out, "Mann-Whitney U")) << r.out;
   EXPECT_FALSE(contains(r.out, "Different machines")) << r.out;
+  // Said, since a run against itself shows nothing of the code or the machine.
+  EXPECT_TRUE(contains(r.err, "compared with itself")) << r.err;
 
   CommandResult csv = run_harness({"compare", base_path(), base_path(), "--format", "csv"});
   EXPECT_EQ(csv.exit_code, 0);
@@ -130,6 +141,34 @@ TEST_F(Compare, AFileAgainstItselfIsAllSameAndExitsZero) {
     EXPECT_EQ(row.at("ratio"), "1.000");
     EXPECT_EQ(row.at("p_value"), "1");
   }
+}
+
+// Several runs a side count runs: one run given twice on a side (the same file, or a copy of it,
+// which keeps its run id) would count as two replications, and is refused.
+TEST_F(Compare, OneRunGivenTwiceOnASideIsRefused) {
+  const std::string copy = folder_->file("copy_of_base.json");
+  write_text(copy, plugbench::testing::read_text(base_path()));
+  const std::string other = write("other.json", base());
+  for (const std::string& twice : {base_path(), copy}) {
+    CommandResult r =
+        run_harness({"compare", "--base", base_path(), "--base", twice, "--new", other});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "given twice on one side")) << r.err;
+  }
+  CommandResult fine = run_harness({"compare", "--base", base_path(), "--new", other});
+  EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
+  EXPECT_FALSE(contains(fine.err, "one run")) << fine.err;
+}
+
+// A threshold of 100 % or more is taken (150 % below lets a 2x cell pass) but said, since 5 for
+// 5 % would call every cell the same.
+TEST_F(Compare, AThresholdOfAHundredPercentOrMoreIsSaid) {
+  CommandResult r = run_harness({"compare", base_path(), base_path(), "--threshold", "5"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "warning: --threshold 5.00 is 500 %")) << r.err;
+  EXPECT_TRUE(contains(r.err, "0.05 for 5 %")) << r.err;
+  CommandResult usual = run_harness({"compare", base_path(), base_path(), "--threshold", "0.5"});
+  EXPECT_FALSE(contains(usual.err, "--threshold")) << usual.err;
 }
 
 TEST_F(Compare, ACellTwiceAsSlowIsARegressionPastTheThreshold) {
@@ -733,6 +772,7 @@ TEST_F(Compare, EarlierRunsThatStartedInTheSameSecondAreEachCounted) {
   auto run_with = [&](const std::string& name, std::uint64_t seed) {
     nlohmann::json run = base();
     run["context"]["time"] = "2026-01-01T00:00:00Z";
+    run["context"].erase("run_id");  // as files made before the run id: the seed tells them apart
     run["context"]["settings"]["order"] = "interleaved";
     run["context"]["settings"]["order_seed"] = seed;
     // Each run's own level, as runs have.

@@ -505,7 +505,7 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
   return comparisons;
 }
 
-void check_compare_settings(const CompareSettings& settings) {
+std::string check_compare_settings(const CompareSettings& settings) {
   // Boost reads nan and inf; the harness's one rule for numbers refuses them (a fraction up to
   // 100, i.e. 10000 %, for the threshold).
   if (std::string why = number_problem(settings.threshold, {0, 100, false, false, ""});
@@ -515,6 +515,11 @@ void check_compare_settings(const CompareSettings& settings) {
   if (std::string why = number_problem(settings.alpha, {0, 1, true, true, ""}); !why.empty()) {
     throw UsageError("--alpha " + why + " (between 0 and 1, e.g. 0.05)");
   }
+  if (settings.threshold < 1) return "";
+  return "warning: --threshold " + fixed_text(settings.threshold, 2) + " is " +
+         fixed_text(settings.threshold * 100, 0) + " %: a cell is called slower only past " +
+         fixed_text(1 + settings.threshold, 2) +
+         "x its base time (the threshold is a fraction: 0.05 for 5 %)";
 }
 
 }  // namespace plugbench

@@ -127,7 +127,8 @@ std::vector<CellComparison> compare_cells(const std::vector<std::vector<CellResu
                                           const CompareSettings& settings);
 
 // Throws UsageError unless --threshold is not negative and --alpha between 0 and 1 (compare, and
-// report's comparison).
-void check_compare_settings(const CompareSettings& settings);
+// report's comparison). Returns a warning to print where the threshold is 100 % or more (5 for
+// 5 % is a slip that would call every cell the same), else "".
+[[nodiscard]] std::string check_compare_settings(const CompareSettings& settings);
 
 }  // namespace plugbench

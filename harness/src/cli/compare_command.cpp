@@ -18,6 +18,7 @@
 #include "render/text_table.hpp"
 #include "results/machine_facts.hpp"
 #include "results/results_reader.hpp"
+#include "results/run_context.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -166,7 +167,9 @@ CompareOptions parse_compare_options(int argc, const char* const* argv) {
     throw UsageError("compare needs two results files or more");
   }
   check_max_file_mib(o.max_file_mib);
-  check_compare_settings(o.settings);
+  if (std::string warning = check_compare_settings(o.settings); !warning.empty()) {
+    std::cerr << "harness compare: " << warning << "\n";
+  }
   if (!o.history.empty() && o.base_runs.size() + o.new_runs.size() > 2) {
     throw UsageError(
         "--history is for one run a side: several runs a side measure how runs differ "
@@ -305,6 +308,27 @@ int run_compare(int argc, const char* const* argv) {
   } catch (const ResultsFileError& e) {
     std::cerr << "harness compare: " << e.what() << "\n";
     return kCompareInputError;
+  }
+  // One run given twice: on one side it would count as two replications; across the sides it
+  // compares a run with itself, which says nothing of the machine or the code.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      if (run_identity(files[i].context) != run_identity(files[j].context)) continue;
+      const bool same_side =
+          by_runs && (i < options.base_runs.size()) == (j < options.base_runs.size());
+      const std::string pair = printable_text(files[i].path) + " and " +
+                               printable_text(files[j].path) + " are one run (run id " +
+                               printable_text(files[i].context.run_id) + ")";
+      if (same_side) {
+        std::cerr << "harness compare: " << pair
+                  << ", given twice on one side: a run counts once; give each run once\n";
+        return kCompareInputError;
+      }
+      std::cerr << "harness compare: warning: " << pair
+                << (by_runs || i == 0 ? ", compared with itself: its cells are the same by "
+                                        "construction\n"
+                                      : ", given twice\n");
+    }
   }
   bool newer_incomplete = false;
   for (std::size_t i = 0; i < files.size(); ++i) {

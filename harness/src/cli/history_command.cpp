@@ -115,7 +115,9 @@ HistoryOptions parse_history_options(int argc, const char* const* argv) {
   CompareSettings changes_settings;
   changes_settings.threshold = o.changes.threshold;
   changes_settings.alpha = o.changes.detection.alpha;
-  check_compare_settings(changes_settings);
+  if (std::string warning = check_compare_settings(changes_settings); !warning.empty()) {
+    std::cerr << "harness history: " << warning << "\n";
+  }
   if (o.command == "add" && o.arguments.empty()) {
     throw UsageError("history add needs a results file (or more)");
   }

@@ -261,6 +261,12 @@ Options parse_options(int argc, const char* const* argv) {
     // likely a second list item given with a space ("-p cpu_serial openmp").
     for (const std::string& stray :
          po::collect_unrecognized(parsed.options, po::include_positional)) {
+      // A word where a subcommand goes (harness shwo a.json) is a mistyped command, not a list.
+      if (argc > 1 && stray == argv[1]) {
+        throw UsageError("unknown command '" + printable_text(stray) +
+                         "': the commands are compare, show, export, report and history; a run "
+                         "takes options only (harness --help)");
+      }
       throw UsageError("unexpected argument '" + printable_text(stray) +
                        "': the harness takes no arguments besides options; a list is one "
                        "argument with commas (-p cpu_serial,openmp, not -p cpu_serial openmp)");

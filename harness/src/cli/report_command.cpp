@@ -117,7 +117,9 @@ ReportOptions parse_report_options(int argc, const char* const* argv) {
   if (o.files.empty()) throw UsageError("report needs a results file (or more)");
   if (o.out.empty()) throw UsageError("report needs --out DIR, the folder for index.html");
   check_max_file_mib(o.max_file_mib);
-  check_compare_settings(o.settings);
+  if (std::string warning = check_compare_settings(o.settings); !warning.empty()) {
+    std::cerr << "harness report: " << warning << "\n";
+  }
   o.selection = cell_selection(o.plugins, o.workloads, o.sizes, o.matched_only);
   o.compare_over_history = !o.history.empty() && o.files.size() > 1;
   if (!o.history.empty() && o.trends.empty() && !o.compare_over_history) {
