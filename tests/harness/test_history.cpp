@@ -35,6 +35,7 @@ using plugbench::testing::run_harness;
 using plugbench::testing::start_harness;
 using plugbench::testing::TempFolder;
 using plugbench::testing::wait_for_exit;
+using plugbench::testing::write_text;
 
 // A stored run of the repository, cut to its first `cells` cells (small and fast to add).
 nlohmann::json base_run(std::size_t cells = 2) {
@@ -605,6 +606,31 @@ TEST(HistoryRun, HistoryOnARunAddsTheFinishedFile) {
   CommandResult no_json = run_harness({"--no-json", "--history", database});
   EXPECT_EQ(no_json.exit_code, 2);
   EXPECT_TRUE(contains(no_json.err, "--no-json")) << no_json.err;
+}
+
+// A --history that cannot be one (a results file named by mistake, the run's own --json, a
+// folder) is a usage error before the first cell, as a bad --json is, not exit 4 after them all;
+// nothing is written, and the file named is left as it was.
+TEST(HistoryRun, AHistoryPathThatCannotBeOneIsRefusedBeforeTheRun) {
+  TempFolder folder;
+  const std::string results = folder.file("earlier.json");
+  const std::string text = plugbench::testing::read_text(std::string(PLUGBENCH_SOURCE_DIR) +
+                                                         "/results/cpu-2core-default.json");
+  write_text(results, text);
+  std::filesystem::create_directory(folder.file("a_folder"));
+  write_text(folder.file("empty.sqlite"), "");
+  const std::string run_file = folder.file("run.json");
+  for (const auto& [history, said] :
+       {std::pair{results, "not an SQLite database"}, std::pair{run_file, "the run's results file"},
+        std::pair{folder.file("a_folder"), "is a folder"},
+        std::pair{folder.file("empty.sqlite"), "not an SQLite database"}}) {
+    CommandResult r = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3",
+                                   "--json", run_file, "--history", history, "-q"});
+    EXPECT_EQ(r.exit_code, 2) << history << "\n" << r.err;
+    EXPECT_TRUE(contains(r.err, said)) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(run_file)) << "a cell ran for " << history;
+  }
+  EXPECT_EQ(plugbench::testing::read_text(results), text);
 }
 
 }  // namespace

@@ -57,9 +57,12 @@ std::string results_path_problem(const std::string& path, const std::string& opt
                      : S_ISFIFO(info.st_mode) ? "a FIFO"
                      : S_ISSOCK(info.st_mode) ? "a socket"
                                               : "not a regular file";
+  // A history is an SQLite file written in place; the other outputs are renamed into place.
   return option + " '" + printable_text(path) + "' is " + what +
-         ": the file is written beside it and renamed over it, which would replace it; "
-         "name a regular file" +
+         (option == "--history"
+              ? ": a history is one SQLite file; name a regular file"
+              : ": the file is written beside it and renamed over it, which would replace it; "
+                "name a regular file") +
          (option == "--json" ? " (or use --no-json)" : "");
 }
 

@@ -9,6 +9,7 @@
 #include "base/safe_text.hpp"
 #include "cli/check_plugin_command.hpp"
 #include "cli/options.hpp"
+#include "history/history_location.hpp"
 #include "load/plugin_loader.hpp"
 #include "plan/matrix.hpp"
 #include "results/results_json.hpp"
@@ -85,14 +86,26 @@ std::optional<int> discover_and_plan(const Options& options, std::vector<PluginR
   return std::nullopt;
 }
 
-// The results file's path, checked (and its folder made) before the first cell, at the root
-// (which alone writes it): nullopt, or the usage error's exit code (said on stderr).
+// The results file's path, and the history's it is added to, checked (and their folders made)
+// before the first cell, at the root (which alone writes them): nullopt, or the usage error's
+// exit code (said on stderr).
 std::optional<int> prepare_results_path(const Options& options) {
   if (!options.output.write_json) return std::nullopt;
   // The default name holds the time it is written at; its folder is the same.
   const std::string path =
       options.output.json_path.empty() ? default_results_path() : options.output.json_path;
   if (std::string problem = prepare_output_file(path, "--json"); !problem.empty()) {
+    std::cerr << "harness: " << problem << "\n";
+    return kExitUsage;
+  }
+  const std::string& history = options.output.history_path;
+  if (history.empty()) return std::nullopt;
+  std::string problem = history_target_problem(history);
+  if (problem.empty() && (same_file(history, path) || history == path)) {
+    problem = "--history '" + printable_text(history) +
+              "' is the run's results file (--json); name the history database";
+  }
+  if (!problem.empty()) {
     std::cerr << "harness: " << problem << "\n";
     return kExitUsage;
   }

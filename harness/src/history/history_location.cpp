@@ -1,9 +1,14 @@
 // history_location.cpp: the default history path from the environment.
 #include "history/history_location.hpp"
 
+#include "base/output_path.hpp"
+#include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace plugbench {
 
@@ -14,6 +19,24 @@ std::string default_history_path() {
   const char* home = std::getenv("HOME");
   if (home && home[0] != '\0') return std::string(home) + "/.local/share/plugbench/history.sqlite";
   throw UsageError("no history path: neither XDG_DATA_HOME nor HOME is set; give --history DB");
+}
+
+std::string history_target_problem(const std::string& path) {
+  if (std::string problem = prepare_output_file(path, "--history"); !problem.empty()) {
+    return problem;
+  }
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return "";  // a new history
+  // Every SQLite database begins with this header (sqlite.org/fileformat.html).
+  static constexpr char kHeader[] = "SQLite format 3";
+  char start[sizeof kHeader] = {};
+  std::ifstream file(path, std::ios::binary);
+  file.read(start, sizeof start);
+  if (file.gcount() == sizeof start && std::equal(start, start + sizeof start, kHeader)) return "";
+  return "--history '" + printable_text(path) +
+         "' is a file that is not an SQLite database (a results file? an empty file?): name the "
+         "history "
+         "database (harness history add makes one where none is)";
 }
 
 }  // namespace plugbench
