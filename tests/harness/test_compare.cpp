@@ -1038,6 +1038,9 @@ TEST_F(Compare, FilesItCannotReadExitTwoNamingTheFileAndTheProblem) {
   older["schema_version"] = 0;
   nlohmann::json no_n = base();
   no_n["results"][0].erase("n");
+  // A time that is no number is not a missing time (shown '-', exported null, compared as ok).
+  nlohmann::json word_for_a_time = base();
+  word_for_a_time["results"][0]["time"]["kernel"]["median_ms"] = "fast";
   std::vector<Case> cases = {
       {"truncated.json", text.substr(0, text.size() / 2), "truncated JSON: the text ends at byte"},
       {"malformed.json", "{\"schema_version\": 1, \"results\": [}", "malformed JSON at byte 35"},
@@ -1047,7 +1050,9 @@ TEST_F(Compare, FilesItCannotReadExitTwoNamingTheFileAndTheProblem) {
       {"older.json", older.dump(), "schema_version 0 is older than any this harness reads"},
       {"other.json", "{\"name\": \"not results\"}", "not a plugbench results file"},
       {"array.json", "[1, 2, 3]", "not a plugbench results file"},
-      {"no_n.json", no_n.dump(), "results[0] has no 'n'"}};
+      {"no_n.json", no_n.dump(), "results[0] has no 'n'"},
+      {"word_for_a_time.json", word_for_a_time.dump(),
+       "cell 0 cannot be read: median_ms is string, not a number or null"}};
   for (const Case& c : cases) {
     std::string path = folder_->file(c.name);
     write_text(path, c.content);

@@ -41,8 +41,20 @@ std::uint32_t flags_from_names(const nlohmann::json& names) {
   return flags;
 }
 
-double number_or_nan(const nlohmann::json& value) {
-  return value.is_number() ? value.get<double>() : std::nan("");
+// A figure the writer wrote as a number, or null where it had none (finite()). Anything else
+// ("fast") is no figure: refused (std::invalid_argument naming the field), never shown or
+// exported as a missing time.
+double number_or_nan(const nlohmann::json& value, const char* name = "a figure") {
+  if (value.is_null()) return std::nan("");
+  if (!value.is_number()) {
+    throw std::invalid_argument(std::string(name) + " is " + value.type_name() +
+                                ", not a number or null");
+  }
+  return value.get<double>();
+}
+
+double figure_at(const nlohmann::json& j, const char* key) {
+  return number_or_nan(j.at(key), key);
 }
 
 std::optional<double> optional_from(const nlohmann::json& j, const char* key) {
@@ -312,12 +324,12 @@ nlohmann::json to_json(const pb_device_info& device) {
 
 TimeStats time_stats_from_json(const nlohmann::json& j) {
   TimeStats stats;
-  stats.median_ms = number_or_nan(j.at("median_ms"));
-  stats.mean_ms = number_or_nan(j.at("mean_ms"));
-  stats.min_ms = number_or_nan(j.at("min_ms"));
-  stats.max_ms = number_or_nan(j.at("max_ms"));
-  stats.stddev_ms = number_or_nan(j.at("stddev_ms"));
-  stats.cv = number_or_nan(j.at("cv"));
+  stats.median_ms = figure_at(j, "median_ms");
+  stats.mean_ms = figure_at(j, "mean_ms");
+  stats.min_ms = figure_at(j, "min_ms");
+  stats.max_ms = figure_at(j, "max_ms");
+  stats.stddev_ms = figure_at(j, "stddev_ms");
+  stats.cv = figure_at(j, "cv");
   stats.repetitions = json_integer<int>(j.at("repetitions"));
   stats.iterations = json_integer<std::int64_t>(j.at("iterations"));
   for (const nlohmann::json& sample : j.at("samples_ms")) {
@@ -477,8 +489,8 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   peak.measured_by = j.at("measured_by").get<std::string>();
   peak.device = j.at("device").get<std::string>();
   peak.bytes = json_integer<std::uint64_t>(j.at("bytes"));
-  peak.gbps = number_or_nan(j.at("gbps"));
-  peak.median_ms = number_or_nan(j.at("median_ms"));
+  peak.gbps = figure_at(j, "gbps");
+  peak.median_ms = figure_at(j, "median_ms");
   peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;
   if (j.contains("methods")) {
     for (const nlohmann::json& method : j.at("methods")) {

@@ -258,6 +258,10 @@ class CellReader {
       conversion_problem_ =
           "cell " + std::to_string(index) + " cannot be read: " + parse_message(e.what());
       return;
+    } catch (const std::invalid_argument& e) {
+      conversion_problem_ =
+          "cell " + std::to_string(index) + " cannot be read: " + parse_message(e.what());
+      return;
     }
     if (cell_json_ == CellJson::kept) cell_documents_.push_back(std::move(cell));
   }
