@@ -300,6 +300,25 @@ TEST(HostileInput, AHistogramCountAndTheImageItsRowsSpanAreTwoProblemsInEveryLab
   EXPECT_TRUE(bmf.contains("histogram/photo/7680x137/cpu_serial/loop")) << r.out;
 }
 
+// What a user typed is quoted in error lines with its control characters as escapes: a name or
+// path holding ESC sequences cannot clear or recolour the terminal the error is read on.
+TEST(HostileInput, TypedNamesAndPathsAreEchoedWithEscapes) {
+  TempFolder folder;
+  const std::string escape = "\x1b[2J";
+  const std::vector<std::vector<std::string>> commands = {
+      {"-p", "cpu" + escape, "-w", "reduce"},
+      {"-w", "red" + escape},
+      {"--plugin-dir", folder.file("none" + escape)},
+      {"show", folder.file("no" + escape + "\n.json")},
+      {"compare", folder.file("a" + escape + ".json"), folder.file("b.json")}};
+  for (const std::vector<std::string>& command : commands) {
+    CommandResult r = run_harness(command);
+    EXPECT_EQ(r.exit_code, 2) << command[0] << " " << command[1];
+    EXPECT_FALSE(contains(r.err, "\x1b")) << r.err;
+    EXPECT_TRUE(contains(r.err, "\\x1b[2J")) << r.err;
+  }
+}
+
 TEST(HostileInput, ExportSaysWhenAFileIsIncompleteOrACellSuspect) {
   TempFolder folder;
   nlohmann::json document = committed_results();

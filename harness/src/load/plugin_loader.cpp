@@ -278,8 +278,8 @@ std::vector<PluginRecord> discover_plugins(const std::vector<PluginFolder>& fold
     std::error_code error;
     if (!fs::is_directory(folder.path, error)) {
       if (folder.must_exist) {
-        throw PluginFolderError("plugin folder '" + folder.path + "' (from " + folder.origin +
-                                ") does not exist or is not a folder");
+        throw PluginFolderError("plugin folder '" + printable_text(folder.path) + "' (from " +
+                                folder.origin + ") does not exist or is not a folder");
       }
       continue;
     }

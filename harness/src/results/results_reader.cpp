@@ -39,7 +39,7 @@ const std::map<int, Migration>& migrations() {
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& problem) {
-  throw ResultsFileError(path + ": " + problem);
+  throw ResultsFileError(printable_text(path) + ": " + problem);
 }
 
 // A results file nests six levels or so; nlohmann copies and prints a value recursively, so a
@@ -271,7 +271,9 @@ class CellReader {
   // Throws ResultsFileError for the first problem found.
   void check(const std::string& path) const {
     if (!shape_problem_.empty()) refuse(path, shape_problem_);
-    if (!conversion_problem_.empty()) throw ResultsFileError(path + ": " + conversion_problem_);
+    if (!conversion_problem_.empty()) {
+      throw ResultsFileError(printable_text(path) + ": " + conversion_problem_);
+    }
   }
 
   std::vector<CellResult> take_cells() { return std::move(cells_); }

@@ -8,6 +8,7 @@
 #include "base/exit_codes.hpp"
 #include "base/host_facts.hpp"
 #include "base/output_check.hpp"
+#include "base/safe_text.hpp"
 #include "base/stop_signal.hpp"
 #include "distribute/distributed_source.hpp"
 #include "distribute/scaling.hpp"
@@ -218,7 +219,7 @@ int report_and_record(RunRecord& run, const RunRequest& options,
         options.output.json_path.empty() ? default_results_path() : options.output.json_path;
     try {
       write_json_atomically(document, path);
-      text << "results: " << path << "\n";
+      text << "results: " << printable_text(path) << "\n";
     } catch (const std::exception& e) {
       std::cerr << "harness: " << e.what() << "\n";
       return kExitOutputError;
