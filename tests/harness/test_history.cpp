@@ -608,6 +608,25 @@ TEST(HistoryRun, HistoryOnARunAddsTheFinishedFile) {
   EXPECT_TRUE(contains(no_json.err, "--no-json")) << no_json.err;
 }
 
+// The trend's chart is never written over the history it was drawn from (it had replaced the
+// database with the SVG), and is written whole or not at all.
+TEST(HistoryTrend, AChartNamedAsTheDatabaseIsRefusedAndTheHistoryKept) {
+  TempFolder folder;
+  const std::string history = folder.file("runs.sqlite");
+  const std::string run = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  ASSERT_EQ(run_harness({"history", "add", "--history", history, run}).exit_code, 0);
+  CommandResult r =
+      run_harness({"history", "trend", "workload=reduce", "--history", history, "--svg", history});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "is the history database")) << r.err;
+  CommandResult list = run_harness({"history", "list", "--history", history});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  CommandResult drawn = run_harness({"history", "trend", "workload=reduce", "--history", history,
+                                     "--svg", folder.file("charts/trend.svg")});
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_TRUE(contains(plugbench::testing::read_text(folder.file("charts/trend.svg")), "<svg"));
+}
+
 // A --history that cannot be one (a results file named by mistake, the run's own --json, a
 // folder) is a usage error before the first cell, as a bad --json is, not exit 4 after them all;
 // nothing is written, and the file named is left as it was.
@@ -618,12 +637,12 @@ TEST(HistoryRun, AHistoryPathThatCannotBeOneIsRefusedBeforeTheRun) {
                                                          "/results/cpu-2core-default.json");
   write_text(results, text);
   std::filesystem::create_directory(folder.file("a_folder"));
-  write_text(folder.file("empty.sqlite"), "");
   const std::string run_file = folder.file("run.json");
+  const std::string run_spelled = folder.path() + "/./run.json";
   for (const auto& [history, said] :
        {std::pair{results, "not an SQLite database"}, std::pair{run_file, "the run's results file"},
-        std::pair{folder.file("a_folder"), "is a folder"},
-        std::pair{folder.file("empty.sqlite"), "not an SQLite database"}}) {
+        std::pair{run_spelled, "the run's results file"},
+        std::pair{folder.file("a_folder"), "is a folder"}}) {
     CommandResult r = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3",
                                    "--json", run_file, "--history", history, "-q"});
     EXPECT_EQ(r.exit_code, 2) << history << "\n" << r.err;
@@ -631,6 +650,12 @@ TEST(HistoryRun, AHistoryPathThatCannotBeOneIsRefusedBeforeTheRun) {
     EXPECT_FALSE(std::filesystem::exists(run_file)) << "a cell ran for " << history;
   }
   EXPECT_EQ(plugbench::testing::read_text(results), text);
+  // An empty file is a new history, as `history add` takes it (--history "$(mktemp)").
+  write_text(folder.file("empty.sqlite"), "");
+  CommandResult empty =
+      run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "1000", "-r", "3", "--json", run_file,
+                   "--history", folder.file("empty.sqlite"), "-q"});
+  EXPECT_EQ(empty.exit_code, 0) << empty.err;
 }
 
 }  // namespace

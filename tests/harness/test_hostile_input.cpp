@@ -246,7 +246,7 @@ TEST(HostileInput, ExportTakesTheSameFileSizeLimitAsShow) {
   CommandResult refused =
       run_harness({"export", folder.file("large.json"), "--to", "bmf", "--max-file-mib", "1"});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_TRUE(contains(refused.err, "--max-file-mib")) << refused.err;
+  EXPECT_TRUE(contains(refused.err, "more than the 1 MiB a results file may have")) << refused.err;
   CommandResult read =
       run_harness({"export", folder.file("large.json"), "--to", "bmf", "--max-file-mib", "3"});
   EXPECT_EQ(read.exit_code, 0) << read.err;

@@ -519,7 +519,8 @@ std::string check_compare_settings(const CompareSettings& settings) {
   return "warning: --threshold " + fixed_text(settings.threshold, 2) + " is " +
          fixed_text(settings.threshold * 100, 0) + " %: a cell is called slower only past " +
          fixed_text(1 + settings.threshold, 2) +
-         "x its base time (the threshold is a fraction: 0.05 for 5 %)";
+         "x its base time, and none can be called faster (the threshold is a fraction: 0.05 "
+         "for 5 %)";
 }
 
 }  // namespace plugbench

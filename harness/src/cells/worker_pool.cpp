@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -417,9 +418,9 @@ WorkerPool::Opened WorkerPool::open_session(const PluginRecord& plugin, PluginSt
       state.facts_reported = true;
       try {
         on_facts_(plugin, session_facts_from_json(reply.at("facts")));
-      } catch (const nlohmann::json::exception& e) {
+      } catch (const std::exception& e) {  // nlohmann's, or a figure that is no number
         std::fprintf(stderr, "harness: %s sent unreadable session facts: %s\n", plugin.name.c_str(),
-                     e.what());
+                     printable_text(e.what()).c_str());
       }
     }
     return Opened::ok;
@@ -543,6 +544,7 @@ CellResult WorkerPool::cell_of_reply(const PluginRecord& plugin, const CellReque
       return mismatched;
     }
   } catch (const nlohmann::json::exception&) {
+  } catch (const std::invalid_argument&) {  // a reply whose figure is no number (a forged one)
   }
   ++state.failures;
   CellResult cell =
@@ -588,7 +590,7 @@ CellStep WorkerPool::step_of(int id, Answer answer) {
         held.samples_ms.push_back(*step.sample_ms);
       }
       held.generation = state.generation;
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::exception&) {  // nlohmann's, or a figure that is no number
       ++state.failures;
       step.done = failed_cell(*held.plugin, held.request, *state.worker, Wait::reply,
                               "in this cell", settings_.timeout_s);

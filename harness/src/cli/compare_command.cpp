@@ -8,6 +8,7 @@
 #include "analyze/file_comparison.hpp"
 #include "analyze/rank_spread.hpp"
 #include "base/output_check.hpp"
+#include "base/output_path.hpp"
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"
 #include "base/usage_error.hpp"
@@ -313,12 +314,18 @@ int run_compare(int argc, const char* const* argv) {
   // compares a run with itself, which says nothing of the machine or the code.
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t j = i + 1; j < files.size(); ++j) {
-      if (run_identity(files[i].context) != run_identity(files[j].context)) continue;
+      // Files made before runs had ids are one run only as one file (two runs of a second differ).
+      const bool one_run = files[i].context.run_id.empty()
+                               ? same_file(files[i].path, files[j].path)
+                               : run_identity(files[i].context) == run_identity(files[j].context);
+      if (!one_run) continue;
       const bool same_side =
           by_runs && (i < options.base_runs.size()) == (j < options.base_runs.size());
       const std::string pair = printable_text(files[i].path) + " and " +
-                               printable_text(files[j].path) + " are one run (run id " +
-                               printable_text(files[i].context.run_id) + ")";
+                               printable_text(files[j].path) + " are one run" +
+                               (files[i].context.run_id.empty()
+                                    ? std::string(" (one file)")
+                                    : " (run id " + printable_text(files[i].context.run_id) + ")");
       if (same_side) {
         std::cerr << "harness compare: " << pair
                   << ", given twice on one side: a run counts once; give each run once\n";

@@ -64,7 +64,7 @@ std::string export_usage() {
   text << "usage: harness export FILE.json --to " << names_in(kExportFormatNames, "|")
        << " [--out PATH] [--errors " << names_in(kExportErrorsNames, "|") << "] [--list "
        << names_in(kGabListNames, "|")
-       << "]\n\n"
+       << "] [--max-file-mib 64]\n\n"
           "Writes a results file in a format other tools read. Only figures the file holds are "
           "written: a cell that did not end ok is left out and listed on stderr (with gbench "
           "--errors entries: an error entry), never a time. docs/exports.md has the mapping.\n\n"

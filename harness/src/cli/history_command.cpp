@@ -2,7 +2,10 @@
 #include "cli/history_command.hpp"
 
 #include "analyze/compare_cells.hpp"
+#include "base/atomic_file.hpp"
 #include "base/output_check.hpp"
+#include "base/output_path.hpp"
+#include "base/safe_text.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/cell_filter.hpp"
@@ -18,7 +21,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -181,11 +183,20 @@ int answer(const HistoryOptions& o) {
   if (o.command == "trend") {
     for (const TextTable& table : trend_tables(points)) tables.write(table);
     if (!o.svg_path.empty()) {
-      std::ofstream svg(o.svg_path, std::ios::binary | std::ios::trunc);
-      svg << trend_svg(points);
-      if (!svg.flush()) {
-        std::cerr << "harness history trend: cannot write the chart to " << o.svg_path
-                  << " (check the path and its folder)\n";
+      // Written beside and renamed into place, as every output; never over the database read.
+      std::string problem = same_file(o.svg_path, o.database)
+                                ? "--svg '" + o.svg_path + "' is the history database"
+                                : prepare_output_file(o.svg_path, "--svg");
+      if (problem.empty()) {
+        try {
+          write_text_atomically(trend_svg(points), o.svg_path);
+        } catch (const std::exception& e) {
+          problem = e.what();
+        }
+      }
+      if (!problem.empty()) {
+        std::cerr << "harness history trend: cannot write the chart: " << printable_text(problem)
+                  << "\n";
         return kHistoryInputError;
       }
     }

@@ -6,7 +6,9 @@
 #include "base/usage_error.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -26,15 +28,22 @@ std::string history_target_problem(const std::string& path) {
     return problem;
   }
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return "";  // a new history
+  // A new history, or an empty file (SQLite makes a database of it, as `history add` does).
+  if (!std::filesystem::is_regular_file(path, error) ||
+      std::filesystem::file_size(path, error) == 0) {
+    return "";
+  }
   // Every SQLite database begins with this header (sqlite.org/fileformat.html).
   static constexpr char kHeader[] = "SQLite format 3";
   char start[sizeof kHeader] = {};
   std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return "--history '" + printable_text(path) + "' cannot be read: " + std::strerror(errno);
+  }
   file.read(start, sizeof start);
   if (file.gcount() == sizeof start && std::equal(start, start + sizeof start, kHeader)) return "";
   return "--history '" + printable_text(path) +
-         "' is a file that is not an SQLite database (a results file? an empty file?): name the "
+         "' is a file that is not an SQLite database (a results file?): name the "
          "history "
          "database (harness history add makes one where none is)";
 }

@@ -489,14 +489,18 @@ PeakBandwidth peak_from_json(const nlohmann::json& j) {
   peak.measured_by = j.at("measured_by").get<std::string>();
   peak.device = j.at("device").get<std::string>();
   peak.bytes = json_integer<std::uint64_t>(j.at("bytes"));
-  peak.gbps = figure_at(j, "gbps");
-  peak.median_ms = figure_at(j, "median_ms");
-  peak.best_ms = j.contains("best_ms") ? number_or_nan(j["best_ms"]) : peak.median_ms;
+  // A peak of an older or edited file keeps what it can: a figure that is no number is no figure
+  // (NaN), the peak's other fields stay.
+  const auto lenient = [](const nlohmann::json& value) {
+    return value.is_number() ? value.get<double>() : std::nan("");
+  };
+  peak.gbps = lenient(j.at("gbps"));
+  peak.median_ms = lenient(j.at("median_ms"));
+  peak.best_ms = j.contains("best_ms") ? lenient(j["best_ms"]) : peak.median_ms;
   if (j.contains("methods")) {
     for (const nlohmann::json& method : j.at("methods")) {
-      peak.methods.push_back({method.at("name").get<std::string>(),
-                              number_or_nan(method.at("gbps")), number_or_nan(method.at("best_ms")),
-                              number_or_nan(method.at("median_ms"))});
+      peak.methods.push_back({method.at("name").get<std::string>(), lenient(method.at("gbps")),
+                              lenient(method.at("best_ms")), lenient(method.at("median_ms"))});
     }
   }
   return peak;

@@ -147,8 +147,6 @@ PeakBandwidth peak_read(const nlohmann::json& peak, double gbps) {
     read = peak_from_json(peak);
   } catch (const nlohmann::json::exception&) {
     read = PeakBandwidth{};
-  } catch (const std::invalid_argument&) {  // a figure that is no number (number_or_nan)
-    read = PeakBandwidth{};
   }
   read.memory_space = value_named(kMemorySpaceNames, text_at(peak, "/memory_space"));
   read.pattern = text_at(peak, "/pattern");  // "": a file from before peaks had patterns
