@@ -71,7 +71,7 @@ stage_test() {
 # compute-sanitizer over every GPU plugin x workload x distribution at small sizes, one harness
 # run per tool (it follows the harness's worker processes). PLUGBENCH_SANITIZE_TIMEOUT (seconds,
 # default 300) bounds each tool's run; PLUGBENCH_SANITIZE_TOOLS (default "memcheck racecheck")
-# picks the tools.
+# picks the tools; PLUGBENCH_SANITIZE_SIZES (default 1000,65537) the sizes.
 stage_sanitize() {
   # Options given to the stage replace the matrix (default: the four GPU plugins, every workload
   # and distribution), e.g. sanitize -p cuda_optimized -w scan,compact -d all
@@ -85,7 +85,7 @@ stage_sanitize() {
     timeout -s INT -k 20 "${PLUGBENCH_SANITIZE_TIMEOUT:-300}" \
       compute-sanitizer --tool "$tool" --target-processes all --error-exitcode 99 \
       --print-limit 20 "$build_dir/bin/harness" \
-      -s 1000,65537 -r 1 --warmup 0 --cache warm --no-json -q --plugin-output-to-stderr \
+      -s "${PLUGBENCH_SANITIZE_SIZES:-1000,65537}" -r 1 --warmup 0 --cache warm --no-json -q --plugin-output-to-stderr \
       "${matrix[@]}" >>"$log" 2>&1
     echo "$tool exit code $?" | tee -a "$log"
   done

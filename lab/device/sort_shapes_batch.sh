@@ -5,13 +5,13 @@
 #            onesweep and cub at 2^16-2^28 on every sort distribution, cold; --check-plugin on each;
 #   verify:  memcheck and racecheck over the sort at small sizes (every shape and the sized one),
 #            and Nsight Compute on the shipped pass and the 24x4 one at 2^28 uniform;
-#   sized:   onesweep_sized (16x6 until the keys fill a wave of 32x3 tiles, then 32x3) beside
-#            onesweep, both its shapes, 36x2 and cub at seven sizes from 2^16 to 2^28 (each power
-#            of two around its switch, 2^20-2^24), four distributions, speedups over onesweep;
-#            --check-plugin on it and 36x2 (sized on both sides of its switch), memcheck on it;
-#   quick:   what fits a call when little device time is left: no cub, onesweep_sized and 36x2
-#            beside onesweep at six sizes, uniform and equal keys; --check-plugin on sized at its
-#            switch;
+#   sized:   onesweep_sized (16x6 below half a wave of its tiles, 32x3 from four waves of
+#            those, the shipped 24x3 between) beside onesweep, 16x6, 32x3, 36x2 and cub at seven
+#            sizes from 2^16 to 2^28, four distributions, speedups over onesweep; --check-plugin
+#            on it and 36x2 (sized on both sides of its switches), memcheck on it;
+#   quick:   what fits a call when little device time is left: onesweep_sized beside onesweep
+#            and cub at seven sizes, uniform and equal keys; --check-plugin on sized at its
+#            switches (1,622,016 and 12,976,128 keys on 132 SMs), memcheck there;
 #   one:     the one call a session may get: onesweep_sized, 32x3 and the 9216-key tiles beside
 #            onesweep and cub at five sizes (2^16-2^28), uniform and equal keys; --check-plugin on
 #            sized and the 9216-key tiles around the switch, memcheck on them;
@@ -59,24 +59,28 @@ case "$stage" in
       -v all,onesweep_16x6,onesweep_32x3,onesweep_36x2,onesweep_sized \
       --baseline cuda_optimized/onesweep
     # Its switch on 132 SMs is at 3,244,032 keys: both sides of it, as well as the awkward sizes.
-    check onesweep_sized,onesweep_36x2 -s 3244031,3244032,2^22
-    PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
-      -p cuda_optimized -w sort -d uniform,equal -v onesweep_sized -s 3244032
+    check onesweep_sized,onesweep_36x2 -s 1622015,1622016,12976127,12976128
+    PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck \
+      PLUGBENCH_SANITIZE_SIZES=1622016,12976128 tools/device_run.sh sanitize \
+      -p cuda_optimized -w sort -d uniform,equal -v onesweep_sized
     ;;
   quick)
-    export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized"
-    tools/device_run.sh harness sort-quick -p cuda_optimized -w sort -d uniform,equal \
-      -s 2^16,2^20,2^21,2^22,2^24,2^28 -v onesweep,onesweep_sized,onesweep_36x2 \
+    tools/device_run.sh harness sort-quick -p cuda_optimized,cub -w sort -d uniform,equal \
+      -s 2^16,2^20,2^21,2^22,2^23,2^24,2^28 -v all,onesweep_sized \
       --baseline cuda_optimized/onesweep
-    check onesweep_sized -s 3244031,3244032
+    check onesweep_sized -s 1622015,1622016,12976127,12976128
+    PLUGBENCH_SANITIZE_TIMEOUT=120 PLUGBENCH_SANITIZE_TOOLS=memcheck \
+      PLUGBENCH_SANITIZE_SIZES=1622016,12976128 tools/device_run.sh sanitize \
+      -p cuda_optimized -w sort -d uniform -v onesweep_sized
     ;;
   one)
     tools/device_run.sh harness sort-one -p cub,cuda_optimized -w sort -d uniform,equal \
       -s 2^16,2^20,2^22,2^24,2^28 -v "all,onesweep_sized,onesweep_32x3,$large_shapes" \
       --baseline cuda_optimized/onesweep
-    check "onesweep_sized,$large_shapes" -s 3244031,3244032,2^22
-    PLUGBENCH_SANITIZE_TIMEOUT=90 PLUGBENCH_SANITIZE_TOOLS=memcheck tools/device_run.sh sanitize \
-      -p cuda_optimized -w sort -d uniform -v "onesweep_sized,$large_shapes" -s 3244032
+    check "onesweep_sized,$large_shapes" -s 1622015,1622016,12976127,12976128
+    PLUGBENCH_SANITIZE_TIMEOUT=90 PLUGBENCH_SANITIZE_TOOLS=memcheck \
+      PLUGBENCH_SANITIZE_SIZES=1622016 tools/device_run.sh sanitize \
+      -p cuda_optimized -w sort -d uniform -v "onesweep_sized,$large_shapes"
     ;;
   large)
     tools/device_run.sh harness sort-large -p cub,cuda_optimized -w sort -d uniform,sorted,equal,few \

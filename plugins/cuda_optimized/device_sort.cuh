@@ -304,20 +304,37 @@ void sort_onesweep(sdk::Call& call) {
   // Passes 0..3 wrote alternate, sorted, alternate, sorted: the result is in the output.
 }
 
-// Whether a problem fills a wave of Large's tiles: every SM holding Large::kBlocksPerSm of them.
-// Below, a smaller tile gives the SMs more blocks to share the keys; from there, the larger tile
-// makes fewer look-backs and longer digit runs to write.
-template <class Large>
-bool fills_a_wave(const CudaServices& services, uint64_t n) {
-  return n >=
-         static_cast<uint64_t>(multiprocessors(services)) * Large::kBlocksPerSm * Large::kTileKeys;
+// How many waves of Shape's tiles the keys make: tiles over the blocks the SMs hold at once.
+template <class Shape>
+double waves_of(const CudaServices& services, uint64_t n) {
+  const double slots =
+      static_cast<double>(multiprocessors(services)) * Shape::kBlocksPerSm * Shape::kTileKeys;
+  return static_cast<double>(n) / slots;
 }
 
+enum class SizedShape { kSmall, kMiddle, kLarge };
+
+// Small while its tiles fill under half the SMs' slots (the sort is then latency-bound: more,
+// smaller tiles finish sooner); Large from four waves of its tiles on (its last, partial wave a
+// fifth of the work at most, fewer look-backs and longer digit runs to write); Middle between.
+// H100, one run, paired over rounds (lab/performance-log.md, issue #38): 16x6 beat 24x3 up to 2^20
+// and tied at 2^21; 32x3 lost to it at 2^22 (1.3 waves) and won from 2^24 (5.2 waves).
 template <class Small, class Large>
+SizedShape sized_shape(const CudaServices& services, uint64_t n) {
+  if (waves_of<Small>(services, n) < 0.5) return SizedShape::kSmall;
+  return waves_of<Large>(services, n) >= 4 ? SizedShape::kLarge : SizedShape::kMiddle;
+}
+
+template <class Small, class Middle, class Large>
 uint64_t sort_workspace_sized(void* session, const pb_problem& problem) {
-  return fills_a_wave<Large>(services_of(session), problem.n)
-             ? sort_workspace<Large>(session, problem)
-             : sort_workspace<Small>(session, problem);
+  switch (sized_shape<Small, Large>(services_of(session), problem.n)) {
+    case SizedShape::kSmall:
+      return sort_workspace<Small>(session, problem);
+    case SizedShape::kMiddle:
+      return sort_workspace<Middle>(session, problem);
+    default:
+      return sort_workspace<Large>(session, problem);
+  }
 }
 
 }  // namespace
@@ -331,17 +348,23 @@ struct DeviceSort {
   static void run(sdk::Call& call) { sort_onesweep<Shape>(call); }
 };
 
-// The device entry of two shapes chosen by the problem's size (fills_a_wave).
-template <class Small, class Large>
+// The device entry of three shapes chosen by the problem's size (sized_shape).
+template <class Small, class Middle, class Large>
 struct DeviceSortSized {
   static constexpr const char* kWorkload = "sort";
   static constexpr uint64_t kMaxN = kSortMaxN;
-  static constexpr sdk::WorkspaceFunction workspace = sort_workspace_sized<Small, Large>;
+  static constexpr sdk::WorkspaceFunction workspace = sort_workspace_sized<Small, Middle, Large>;
   static void run(sdk::Call& call) {
-    if (fills_a_wave<Large>(services_of(call), call.n())) {
-      sort_onesweep<Large>(call);
-    } else {
-      sort_onesweep<Small>(call);
+    switch (sized_shape<Small, Large>(services_of(call), call.n())) {
+      case SizedShape::kSmall:
+        sort_onesweep<Small>(call);
+        break;
+      case SizedShape::kMiddle:
+        sort_onesweep<Middle>(call);
+        break;
+      default:
+        sort_onesweep<Large>(call);
+        break;
     }
   }
 };

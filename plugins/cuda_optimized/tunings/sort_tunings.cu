@@ -48,14 +48,16 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 3, kShippedMatch>>>(
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 2, kShippedMatch>>>(
     "onesweep_36x2", "onesweep, 36 keys a thread, 2 blocks an SM (up to 128 registers)",
     PB_KERNEL_OPT_IN)});
-// 16x6 until the problem fills a wave of 32x3 tiles (3.2 M keys on 132 SMs), 32x3 from there: each
-// shape where it beat onesweep in one H100 run (paired over rounds, every distribution: 16x6
-// 0.75-0.80x at 2^16, 0.94-0.98x at 2^20; 32x3 0.96-0.98x at 2^24, 0.93-0.95x at 2^28;
-// lab/results/h100/sort-shapes-17523b5/).
+// 16x6 while its tiles fill under half the SMs' slots (1.6 M keys on 132 SMs), 32x3 from four
+// waves of its tiles (13 M), the shipped 24x3 between (sized_shape): each shape where it beat the
+// others in one H100 run (paired over rounds, four distributions, lab/performance-log.md): 16x6
+// 1.24-1.31x onesweep's speed at 2^16, 1.01-1.05x at 2^20, 0.98-1.00x at 2^21; 32x3 0.90-0.91x at
+// 2^22, 0.98-1.01x at 2^23, 1.03-1.04x at 2^24, 1.06-1.15x at 2^28.
 PLUGBENCH_KERNEL({kernel_entry<
-    DeviceSortSized<OnesweepShape<16, 6, kShippedMatch>, OnesweepShape<32, 3, kShippedMatch>>>(
+    DeviceSortSized<OnesweepShape<16, 6, kShippedMatch>, OnesweepShippedTile<kShippedMatch>,
+                    OnesweepShape<32, 3, kShippedMatch>>>(
     "onesweep_sized",
-    "onesweep in 16x6 tiles until the keys fill a wave of 32x3 tiles, in 32x3 tiles from there",
+    "onesweep in 16x6 tiles below half a wave of them, 32x3 from four waves of those, 24x3 between",
     PB_KERNEL_OPT_IN)});
 
 }  // namespace plugbench::cuda::opt
