@@ -42,10 +42,10 @@ struct OnesweepShape {
   static constexpr int kTileKeys = kOnesweepThreads * kItems;
 };
 
-// The shipped tile (24 keys a thread, 3 blocks an SM) with a given warp match: what the variants
-// that change only the match are made of.
+// The middle one of the shipped sort's three shapes (24 keys a thread, 3 blocks an SM) with a
+// given warp match: what the variants that change only the match are made of.
 template <MatchStyle kMatch>
-using OnesweepShippedTile = OnesweepShape<24, 3, kMatch>;
+using OnesweepMiddleTile = OnesweepShape<24, 3, kMatch>;
 
 // Look-back words, one per (tile, digit): 0 = nothing yet; else a flag and a 30-bit count.
 constexpr uint32_t kLookbackAggregate = 1u << 30;  // count of the digit in this tile

@@ -8,19 +8,19 @@ namespace plugbench::cuda::opt {
 // of ballots: a third fewer instructions, but the L1/shared pipe, busy already with the early
 // counts and the tile's scatter, becomes the bound, and equal keys serialize on one word (H100,
 // 2^28: uniform 5.81 ms against 5.31, equal 6.65 against 4.49; lab/performance-log.md).
-PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShippedTile<MatchStyle::kAtomicOr>>>(
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepMiddleTile<MatchStyle::kAtomicOr>>>(
     "onesweep_atomic_or_match",
-    "onesweep whose warp match sets and reads a shared word per digit (atomic or) instead of 8 "
-    "ballots",
+    "onesweep's 24-key tiles whose warp match sets and reads a shared word per digit (atomic or) "
+    "instead of 8 ballots",
     PB_KERNEL_OPT_IN)});
 
-// Tile shapes (keys a thread x blocks an SM) around the shipped 24x3 (80 registers, 36.7 % of an
-// SM's warps), none spilling. H100, one run, paired over rounds
-// (lab/results/h100/sort-shapes-17523b5/): more warps helped only in part, 24x4 0.95-0.98x
-// onesweep's time at 2^24 but 1.11x on uniform keys at 2^28. Larger tiles did better at large
-// sizes, 32x3 0.93-0.95x at 2^28 (fewer look-backs, longer digit runs to write), but 1.07-1.16x at
-// 2^16-2^20, where 16x6's smaller tiles give the SMs more blocks (0.75-0.80x at 2^16, 0.94-0.98x at
-// 2^20, 1.03-1.23x at 2^28).
+// Tile shapes (keys a thread x blocks an SM) around 24x3 (80 registers, 36.7 % of an SM's warps),
+// none spilling. H100, one run, paired over rounds (lab/results/h100/sort-shapes-17523b5/), each
+// against 24x3: more warps helped only in part, 24x4 0.95-0.98x its time at 2^24 but 1.11x on
+// uniform keys at 2^28. Larger tiles did better at large sizes, 32x3 0.93-0.95x at 2^28 (fewer
+// look-backs, longer digit runs to write), but 1.07-1.16x at 2^16-2^20, where 16x6's smaller tiles
+// give the SMs more blocks (0.75-0.80x at 2^16, 0.94-0.98x at 2^20, 1.03-1.23x at 2^28): the
+// shipped sort takes each where it wins (sized_shape, device_sort.cuh).
 constexpr MatchStyle kShippedMatch = MatchStyle::kPredicatedNot;
 
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<24, 4, kShippedMatch>>>(
@@ -41,23 +41,20 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<32, 3, kShippedMatch>>>(
 
 // 9216-key tiles (36 keys a thread: 46,116 bytes of static shared memory, of the 48 KiB a block
 // may have; 38 would fit, 40 would not), at 3 blocks an SM (80 registers: 32 bytes spill) and at
-// 2 (111 registers, none spilled).
+// 2 (111 registers, none spilled). H100, paired over rounds against 24x3 (lab/performance-log.md):
+// 36x3 1.05-1.10x its speed at 2^28 and 36x2 1.00-1.09x, each short of 32x3 in the same run, and
+// 0.76-0.92x at 2^16-2^22.
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 3, kShippedMatch>>>(
     "onesweep_36x3", "onesweep, 36 keys a thread, 3 blocks an SM (80 registers)",
     PB_KERNEL_OPT_IN)});
 PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepShape<36, 2, kShippedMatch>>>(
     "onesweep_36x2", "onesweep, 36 keys a thread, 2 blocks an SM (up to 128 registers)",
     PB_KERNEL_OPT_IN)});
-// 16x6 while its tiles fill under half the SMs' slots (1.6 M keys on 132 SMs), 32x3 from four
-// waves of its tiles (13 M), the shipped 24x3 between (sized_shape): each shape where it beat the
-// others in one H100 run (paired over rounds, four distributions, lab/performance-log.md): 16x6
-// 1.24-1.31x onesweep's speed at 2^16, 1.01-1.05x at 2^20, 0.98-1.00x at 2^21; 32x3 0.90-0.91x at
-// 2^22, 0.98-1.01x at 2^23, 1.03-1.04x at 2^24, 1.06-1.15x at 2^28.
-PLUGBENCH_KERNEL({kernel_entry<
-    DeviceSortSized<OnesweepShape<16, 6, kShippedMatch>, OnesweepShippedTile<kShippedMatch>,
-                    OnesweepShape<32, 3, kShippedMatch>>>(
-    "onesweep_sized",
-    "onesweep in 16x6 tiles below half a wave of them, 32x3 from four waves of those, 24x3 between",
+
+// The shipped sort's middle shape alone at every size: what onesweep's choice of shape by size
+// is measured against.
+PLUGBENCH_KERNEL({kernel_entry<DeviceSort<OnesweepMiddleTile<kShippedMatch>>>(
+    "onesweep_24x3", "onesweep in 24-key tiles at 3 blocks an SM at every size (80 registers)",
     PB_KERNEL_OPT_IN)});
 
 }  // namespace plugbench::cuda::opt
