@@ -594,8 +594,8 @@ TEST_F(Compare, TheReferenceLoopVetoesAVerdictWhereItMovedAsMuch) {
 // where the cell and its baseline are of a kind (here both one thread on the host). It does not
 // decide where the baseline's own time surely moved (10 % slower in runs that agree: the ratio
 // over it no longer is the cell's change), nor where the cell's team is not the baseline's. A
-// baseline 10 % slower amid the runs' spread cannot be told from that spread: the ratio over it
-// is taken, and the time, which did not move as far, disagrees with it.
+// baseline 10 % slower amid the runs' spread cannot be told from that spread: its ratio decides
+// only where the cell's own time already differs, and there the time must agree with it.
 TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // factor: every cell of the run; changed: the openmp reduce at 2^12 besides; baseline: the
   // baseline's reduce at 2^12 besides; threads: the openmp cell's team; jitter: the run's
@@ -605,10 +605,13 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
     nlohmann::json run = read_json(base_path());
     for (nlohmann::json& cell : run["results"]) {
       cell.erase("machine_load");
-      if (loop == 0) cell["rounds"].erase("reference");
-      // Steady passes (a quick calibration's loop fits in the caches and jitters).
-      for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) {
-        pass = 40.0 * factor * loop;
+      if (loop == 0) {
+        cell["rounds"].erase("reference");
+      } else {
+        // Steady passes (a quick calibration's loop fits in the caches and jitters).
+        for (nlohmann::json& pass : cell["rounds"]["reference"]["samples_ms"]) {
+          pass = 40.0 * factor * loop;
+        }
       }
       scale_kernel_time(cell, factor);
       if (cell.contains("paired") && cell["baseline"] != cell["plugin"].get<std::string>() + "/" +
@@ -632,19 +635,23 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   };
   // The same levels on both sides, in another order: the runs' spread, no shift between sides.
   const std::vector<double> wandering = {1.0, 1.3, 0.8}, steady = {1.0, 1.01, 0.99};
+  // baseline_by_run: the baseline's factor in each new run, where it differs from run to run.
   auto compare = [&](const std::string& tag, double baseline, int threads,
-                     const std::vector<double>& levels, double new_loop = 0) {
+                     const std::vector<double>& levels, double new_loop = 0,
+                     const std::vector<double>& baseline_by_run = {}) {
     const std::vector<double> base_levels = levels, new_levels = {levels[1], levels[2], levels[0]};
     const std::vector<double> jitters = {1.0, 1.005, 0.995};
     std::vector<std::string> arguments = {"compare", "--format", "csv"};
     for (int i = 0; i < 3; ++i) {
       const std::string number = std::to_string(i);
-      arguments.insert(arguments.end(), {"--base",
-                                         run_with(tag + "a" + number + ".json", base_levels[i], 1.0,
-                                                  1.0, threads, jitters[i], new_loop == 0 ? 0 : 1),
-                                         "--new",
-                                         run_with(tag + "b" + number + ".json", new_levels[i], 1.15,
-                                                  baseline, threads, jitters[2 - i], new_loop)});
+      arguments.insert(arguments.end(),
+                       {"--base",
+                        run_with(tag + "a" + number + ".json", base_levels[i], 1.0, 1.0, threads,
+                                 jitters[i], new_loop == 0 ? 0 : 1),
+                        "--new",
+                        run_with(tag + "b" + number + ".json", new_levels[i], 1.15,
+                                 baseline_by_run.empty() ? baseline : baseline_by_run[i], threads,
+                                 jitters[2 - i], new_loop)});
     }
     return run_harness(arguments);
   };
@@ -674,12 +681,24 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   EXPECT_EQ(row.at("paired_ratio"), "1.045");
   // The baseline itself has no ratio over itself.
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("paired_ratio"), "");
+  // The baseline 10 % slower amid the runs' spread, the cell's own time too noisy to tell: the
+  // baseline may have moved, so its ratio does not decide (it would make the cell's change).
   CommandResult hidden = compare("hidden_", 1.10, 1, wandering);
   EXPECT_EQ(hidden.exit_code, 0) << hidden.out << hidden.err;
   const auto hidden_rows = csv_rows(hidden.out);
   const auto& hidden_row = row_for(hidden_rows, "reduce", "openmp", "4096");
   EXPECT_EQ(hidden_row.at("verdict"), "too noisy") << hidden_row.at("why");
-  EXPECT_TRUE(contains(hidden_row.at("why"), "they disagree")) << hidden_row.at("why");
+  EXPECT_TRUE(contains(hidden_row.at("why"), "not over cpu_serial/loop: its own time moved (1.1, "))
+      << hidden_row.at("why");
+  // Steady runs, the cell's time 15 % slower beyond doubt, the baseline's own runs spread across
+  // the threshold (1.30, 0.92, 1.12): the ratio over it is taken where the time already differs,
+  // and here it disagrees with the time, so the cell is too noisy, not slower.
+  CommandResult spread = compare("spread_", 1.0, 1, steady, 0, {1.30, 0.92, 1.12});
+  EXPECT_EQ(spread.exit_code, 0) << spread.out << spread.err;
+  const auto spread_rows = csv_rows(spread.out);
+  const auto& spread_row = row_for(spread_rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(spread_row.at("verdict"), "too noisy") << spread_row.at("why");
+  EXPECT_TRUE(contains(spread_row.at("why"), "they disagree")) << spread_row.at("why");
   // The reference loop slowed as much as the cell (another kernel, moving apart from it): over a
   // baseline of the cell's kind in the same rounds the machine's state is divided out already, so
   // the loop does not veto there.

@@ -93,6 +93,12 @@ enum class Verdict {
   only_current
 };
 
+// The baseline's own new/base over the runs, with its 95 % interval where there is one.
+struct BaselineMove {
+  double ratio = 1;
+  std::optional<double> low, high;
+};
+
 struct CellComparison {
   CellKey key;
   std::optional<CellSide> base;
@@ -103,9 +109,9 @@ struct CellComparison {
   // The same of the time over the baseline's in the same rounds, estimated over the runs (several
   // a side, each run measured in rounds beside the same baseline), with its interval and test.
   std::optional<RatioEstimate> paired;
-  // Where the paired ratio could not decide because the baseline's own time moved beyond the
-  // threshold: that move.
-  std::optional<double> baseline_moved;
+  // Where the paired ratio could not decide because the baseline's own time moved, or may have
+  // (compare_cells.cpp, choose_over_baseline): that move.
+  std::optional<BaselineMove> baseline_moved;
   // What decided: the time's ratio estimated from the samples (one run a side) or the runs, with
   // its 95 % interval.
   std::optional<double> estimate;

@@ -268,15 +268,16 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       "%; beyond it, faster or slower where the test's p, Holm-adjusted over every compared "
       "cell, is below " +
       number_text(settings.alpha, "%g") +
-      ", else too noisy to say; also too noisy where the time over the median pass of the "
-      "reference loop in the same rounds (host cells measured in rounds: norm new/base) did not "
-      "move as far the same way." +
+      ", else too noisy to say; also too noisy where, decided on the time, the time over the "
+      "median pass of the reference loop in the same rounds (host cells measured in rounds: norm "
+      "new/base) did not move as far the same way." +
       (runs || settings.history
            ? std::string(" A cell measured in rounds beside its baseline also shows its time "
                          "over the baseline's in the same rounds (paired new/base); where the "
                          "two are of a kind (memory space, threads) and the baseline's own time "
-                         "did not move beyond the threshold, the test is on that ratio, and the "
-                         "time must agree.")
+                         "held within the threshold (or its runs spread across it and the cell's "
+                         "own time already differs), the test is on that ratio, and the time "
+                         "must agree.")
            : std::string()) +
       (columns == ComparisonColumns::terminal
            ? " --wide (or --format csv) adds GB/s, the p-values and each reason."
