@@ -591,18 +591,24 @@ TEST_F(Compare, TheReferenceLoopVetoesAVerdictWhereItMovedAsMuch) {
 // Several runs a side, each measured in rounds beside its baseline: the runs' level moves by a
 // quarter (the whole machine's state), which hides a 15 % slowdown from a test over the times;
 // the cell's time over the baseline's in the same rounds moves by 0.5 % between runs and shows it,
-// where the cell and its baseline are of a kind (here both one thread on the host). It does not
-// decide where the baseline's own time surely moved (10 % slower in runs that agree: the ratio
-// over it no longer is the cell's change), nor where the cell's team is not the baseline's. A
-// baseline 10 % slower amid the runs' spread cannot be told from that spread: its ratio decides
-// only where the cell's own time already differs, and there the time must agree with it.
+// where the cell and its baseline are of a kind (here both one thread on the host). Where the
+// baseline is another library in the new runs (rebuilt), it does not decide where the baseline's
+// own time surely moved (10 % slower in runs that agree: the ratio over it no longer is the
+// cell's change), and where a baseline 10 % slower cannot be told from the runs' spread it decides
+// only where the cell's own time already differs; with one library on both sides the baseline's
+// move is the machine's and the ratio decides. Never where the cell's team is not the baseline's.
 TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // factor: every cell of the run; changed: the openmp reduce at 2^12 besides; baseline: the
   // baseline's reduce at 2^12 besides; threads: the openmp cell's team; jitter: the run's
   // per-round ratio noise; loop: the reference loop's passes over the run's level (0: no loop).
+  // rebuilt: the baseline plugin is another library in this run (its recorded checksum differs).
   auto run_with = [&](const std::string& name, double factor, double changed, double baseline,
-                      int threads, double jitter, double loop) {
+                      int threads, double jitter, double loop, bool rebuilt) {
     nlohmann::json run = read_json(base_path());
+    for (nlohmann::json& plugin : run["context"]["plugins"]) {
+      EXPECT_TRUE(plugin.contains("library_checksum")) << plugin.dump();
+      if (rebuilt && plugin["name"] == "cpu_serial") plugin["library_checksum"] = "crc32:00000000";
+    }
     for (nlohmann::json& cell : run["results"]) {
       cell.erase("machine_load");
       if (loop == 0) {
@@ -638,7 +644,7 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // baseline_by_run: the baseline's factor in each new run, where it differs from run to run.
   auto compare = [&](const std::string& tag, double baseline, int threads,
                      const std::vector<double>& levels, double new_loop = 0,
-                     const std::vector<double>& baseline_by_run = {}) {
+                     const std::vector<double>& baseline_by_run = {}, bool rebuilt = false) {
     const std::vector<double> base_levels = levels, new_levels = {levels[1], levels[2], levels[0]};
     const std::vector<double> jitters = {1.0, 1.005, 0.995};
     std::vector<std::string> arguments = {"compare", "--format", "csv"};
@@ -647,11 +653,11 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
       arguments.insert(arguments.end(),
                        {"--base",
                         run_with(tag + "a" + number + ".json", base_levels[i], 1.0, 1.0, threads,
-                                 jitters[i], new_loop == 0 ? 0 : 1),
+                                 jitters[i], new_loop == 0 ? 0 : 1, false),
                         "--new",
                         run_with(tag + "b" + number + ".json", new_levels[i], 1.15,
                                  baseline_by_run.empty() ? baseline : baseline_by_run[i], threads,
-                                 jitters[2 - i], new_loop)});
+                                 jitters[2 - i], new_loop, rebuilt)});
     }
     return run_harness(arguments);
   };
@@ -670,7 +676,7 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
           << row.at("plugin") << " " << row.at("why");
     }
   }
-  CommandResult moved = compare("moved_", 1.10, 1, steady);
+  CommandResult moved = compare("moved_", 1.10, 1, steady, 0, {}, /*rebuilt=*/true);
   EXPECT_EQ(moved.exit_code, 1) << moved.out << moved.err;
   const auto rows = csv_rows(moved.out);
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("verdict"), "slower");
@@ -683,7 +689,7 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("paired_ratio"), "");
   // The baseline 10 % slower amid the runs' spread, the cell's own time too noisy to tell: the
   // baseline may have moved, so its ratio does not decide (it would make the cell's change).
-  CommandResult hidden = compare("hidden_", 1.10, 1, wandering);
+  CommandResult hidden = compare("hidden_", 1.10, 1, wandering, 0, {}, /*rebuilt=*/true);
   EXPECT_EQ(hidden.exit_code, 0) << hidden.out << hidden.err;
   const auto hidden_rows = csv_rows(hidden.out);
   const auto& hidden_row = row_for(hidden_rows, "reduce", "openmp", "4096");
@@ -693,12 +699,20 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // Steady runs, the cell's time 15 % slower beyond doubt, the baseline's own runs spread across
   // the threshold (1.30, 0.92, 1.12): the ratio over it is taken where the time already differs,
   // and here it disagrees with the time, so the cell is too noisy, not slower.
-  CommandResult spread = compare("spread_", 1.0, 1, steady, 0, {1.30, 0.92, 1.12});
+  CommandResult spread = compare("spread_", 1.0, 1, steady, 0, {1.30, 0.92, 1.12}, true);
   EXPECT_EQ(spread.exit_code, 0) << spread.out << spread.err;
   const auto spread_rows = csv_rows(spread.out);
   const auto& spread_row = row_for(spread_rows, "reduce", "openmp", "4096");
   EXPECT_EQ(spread_row.at("verdict"), "too noisy") << spread_row.at("why");
   EXPECT_TRUE(contains(spread_row.at("why"), "they disagree")) << spread_row.at("why");
+  // The same scene with one baseline library on both sides: its move is the machine's, so the
+  // ratio over it decides (here it disagrees with the time).
+  CommandResult same_library = compare("same_library_", 1.10, 1, wandering);
+  EXPECT_EQ(same_library.exit_code, 0) << same_library.out << same_library.err;
+  const auto same_rows = csv_rows(same_library.out);
+  const auto& same_row = row_for(same_rows, "reduce", "openmp", "4096");
+  EXPECT_EQ(same_row.at("verdict"), "too noisy") << same_row.at("why");
+  EXPECT_TRUE(contains(same_row.at("why"), "they disagree")) << same_row.at("why");
   // The reference loop slowed as much as the cell (another kernel, moving apart from it): over a
   // baseline of the cell's kind in the same rounds the machine's state is divided out already, so
   // the loop does not veto there.

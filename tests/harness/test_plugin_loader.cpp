@@ -1,9 +1,12 @@
 // test_plugin_loader.cpp: every way loading can fail is refused with the exact reason, and a good
 // plugin's table is read as declared.
+#include "load/library_checksum.hpp"
 #include "load/plugin_loader.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 namespace plugbench {
 namespace {
@@ -107,7 +110,22 @@ TEST(PluginLoader, TheShippedCpuPluginsAreFoundAndAvailable) {
     ASSERT_NE(it, plugins.end()) << name;
     EXPECT_EQ(it->state, PluginState::available) << it->reason;
     EXPECT_EQ(it->kernels.empty(), false);
+    // The library's checksum goes with the run: compare knows a baseline rebuilt by it.
+    EXPECT_EQ(it->library_checksum, library_checksum(it->path)) << name;
+    EXPECT_EQ(it->library_checksum.rfind("crc32:", 0), 0U) << it->library_checksum;
   }
+}
+
+// CRC-32 as zlib and cksum -a crc32b give it: "123456789" is the standard check (cbf43926); a
+// file that cannot be read has none.
+TEST(PluginLoader, ALibrarysChecksumIsTheCrc32OfItsBytes) {
+  plugbench::testing::TempFolder folder;
+  std::FILE* file = std::fopen(folder.file("check").c_str(), "wb");
+  ASSERT_NE(file, nullptr);
+  std::fputs("123456789", file);
+  std::fclose(file);
+  EXPECT_EQ(library_checksum(folder.file("check")), "crc32:cbf43926");
+  EXPECT_EQ(library_checksum(folder.file("absent")), "");
 }
 
 }  // namespace

@@ -91,7 +91,11 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
   std::vector<double> gbps, percent;
   bool every_run_normalized = true;
   bool every_run_paired = true;
+  bool one_library = true;
   for (const CellResult* cell : runs) {
+    if (side.baseline_library.empty()) side.baseline_library = cell->baseline_library;
+    one_library = one_library && !cell->baseline_library.empty() &&
+                  cell->baseline_library == side.baseline_library;
     if (cell->kernel) {
       if (std::optional<double> median = finite(cell->kernel->median_ms)) {
         side.run_medians_ms.push_back(*median);
@@ -137,6 +141,7 @@ CellSide side_of(const std::vector<const CellResult*>& runs) {
     side.run_paired.clear();
     side.paired_baseline.clear();
   }
+  if (!one_library) side.baseline_library.clear();
   // A side whose deciding run has no time has none (its status says why).
   if (deciding->kernel && !side.run_medians_ms.empty()) {
     side.median_ms = median_of(side.run_medians_ms);
@@ -317,14 +322,15 @@ void estimate_over_baseline_from_history(CellComparison& c,
 
 // Where the paired ratio decides: the cell and its baseline are of a kind (memory space, team
 // size), so that one machine state moves both alike (a one-thread cell beside a sixteen-thread one
-// does not: docs/measurement.md), and the baseline did not move, for a baseline that got faster
-// makes every cell over it look slower. Its point within the threshold: it held. Its interval
-// wholly beyond it: it moved. Between, its runs spread too far to say: a move of the machine,
-// which the ratio over it removes, or of its code, which the ratio turns into a move of every cell
-// over it. There the ratio only sharpens a change the cell's own time already shows (its p before
-// the family's adjustment below alpha), and never makes one: on the H100's host a baseline made
-// 15 % faster within such a spread had 103 same-kind cells called over 200 groupings of runs,
-// against 20 with this rule (docs/comparing-results.md).
+// does not: docs/measurement.md), and the baseline's own move is the machine's. It is where the
+// baseline is one library on both sides (the checksum every run recorded): the same code, so a
+// move is the machine's, which the ratio over it removes. Otherwise a baseline that got faster
+// might make every cell over it look slower: its point within the threshold, it held; its
+// interval wholly beyond, it moved; between, its runs spread too far to say, and the ratio only
+// sharpens a change the cell's own time already shows (its p before the family's adjustment
+// below alpha) and never makes one: on the H100's host a baseline made 15 % faster within such a
+// spread had 103 same-kind cells called over 200 groupings of runs, against 23 with this rule
+// (docs/comparing-results.md).
 void choose_over_baseline(std::vector<CellComparison>& comparisons,
                           const CompareSettings& settings) {
   std::map<CellKey, const CellComparison*> by_key;
@@ -346,7 +352,9 @@ void choose_over_baseline(std::vector<CellComparison>& comparisons,
         baseline.low && baseline.high &&
         (*baseline.low > 1 + settings.threshold || *baseline.high < 1 - settings.threshold);
     const bool time_differs = c.p_value && *c.p_value < settings.alpha;
-    if (!held && (surely_moved || !time_differs)) {
+    const bool one_library = !c.base->baseline_library.empty() &&
+                             c.base->baseline_library == c.current->baseline_library;
+    if (!one_library && !held && (surely_moved || !time_differs)) {
       c.baseline_moved = BaselineMove{*baseline.time_estimate, baseline.low, baseline.high};
       continue;
     }

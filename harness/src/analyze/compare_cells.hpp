@@ -74,6 +74,8 @@ struct CellSide {
   // median); empty unless every run has one against the same baseline (not the baseline itself).
   std::vector<double> run_paired;
   std::string paired_baseline;  // "plugin/variant" run_paired is over
+  // The baseline plugin's library checksum, where every run of the side recorded one and the same.
+  std::string baseline_library;
   std::string reference;  // the loop `normalized` is over: pattern, loop, bytes (one for all runs)
   std::optional<MemorySpace> memory_space;  // the first run's
   std::optional<std::uint32_t> threads;     // the first run's team, where it reported one

@@ -3,6 +3,7 @@
 
 #include "base/safe_text.hpp"
 #include "base/stdout_diversion.hpp"
+#include "load/library_checksum.hpp"
 #include "load/plugin_names.hpp"
 #include "load/plugin_screening.hpp"
 #include "load/plugin_text.hpp"
@@ -170,6 +171,7 @@ PluginRecord screened_plugin(const std::string& path, const std::string& found_i
   }();
   if (record.state == PluginState::broken) return record;
   record.state = screened.state;  // the child's probe decided
+  record.library_checksum = library_checksum(path);
   record.reason = screened.reason;
   return record;
 }

@@ -32,7 +32,9 @@ struct KernelRecord {
 };
 
 struct PluginRecord {
-  std::string path;      // the library file
+  std::string path;  // the library file
+  // Its bytes' checksum ("crc32:..."), taken where discovery loads it; "" where not taken.
+  std::string library_checksum;
   std::string found_in;  // the folder it was found in, and how that folder was named
   std::string name;      // the plugin's own name; the file name when it is broken
   std::string version;

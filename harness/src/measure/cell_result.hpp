@@ -222,7 +222,11 @@ struct CellResult {
   std::optional<double> speedup;          // baseline median kernel time / this one
   std::optional<double> speedup_end_to_end;
   std::string baseline;  // "plugin/variant" the speedups refer to
-  int rank = -1;         // the MPI rank that measured it; -1 in a run of one rank
+  // Read from a results file, not written per cell: the checksum of the baseline plugin's library
+  // in the cell's run (the file's plugin records; "" where it has none). compare takes the ratio
+  // over the baseline where it is one library on both sides (compare_cells.cpp).
+  std::string baseline_library;
+  int rank = -1;  // the MPI rank that measured it; -1 in a run of one rank
   // Why the cell's rate is not believable (faster than its memory's measured peak by more than
   // kSuspectPeakFactor, caches flushed); empty when it is. A flag, not a status: it did verify.
   std::string suspect;

@@ -268,6 +268,7 @@ nlohmann::json to_json(const PluginRecord& plugin) {
   j["name"] = valid_utf8(plugin.name);
   j["path"] = valid_utf8(plugin.path);
   j["found_in"] = valid_utf8(plugin.found_in);
+  if (!plugin.library_checksum.empty()) j["library_checksum"] = plugin.library_checksum;
   j["status"] = to_string(plugin.state);
   j["reason"] = valid_utf8(plugin.reason);
   j["version"] = plugin.version;

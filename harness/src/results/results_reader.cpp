@@ -291,6 +291,25 @@ class CellReader {
 
 }  // namespace
 
+namespace {
+
+// Each cell's baseline_library: its baseline plugin's library checksum as the run recorded it.
+void note_baseline_libraries(const RunContext& context, std::vector<CellResult>& cells) {
+  std::map<std::string, std::string> checksums;  // plugin name -> checksum
+  for (const PluginFacts& plugin : context.plugins) {
+    const auto found = plugin.details.find("library_checksum");
+    if (found != plugin.details.end() && found->is_string()) {
+      checksums[plugin.name] = found->get<std::string>();
+    }
+  }
+  for (CellResult& cell : cells) {
+    const auto found = checksums.find(cell.baseline.substr(0, cell.baseline.find('/')));
+    if (!cell.baseline.empty() && found != checksums.end()) cell.baseline_library = found->second;
+  }
+}
+
+}  // namespace
+
 ResultsFile parse_results_text(const std::string& text, const std::string& path,
                                CellJson cell_json) {
   if (text.empty()) refuse(path, "the file is empty, not a results file");
@@ -330,7 +349,9 @@ ResultsFile parse_results_text(const std::string& text, const std::string& path,
   // Read, never indexed: operator[] would add a "context": null to a file without one, and the
   // history knows a file again by the digest of this document.
   RunContext context = run_context_from_document(document);
-  ResultsFile file{path, std::move(document), std::move(context), cell_reader.take_cells(),
+  std::vector<CellResult> cells = cell_reader.take_cells();
+  note_baseline_libraries(context, cells);
+  ResultsFile file{path, std::move(document), std::move(context), std::move(cells),
                    cell_json == CellJson::kept};
   if (file.cell_json_kept) file.document["results"] = cell_reader.take_cell_documents();
   return file;
