@@ -601,13 +601,17 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // factor: every cell of the run; changed: the openmp reduce at 2^12 besides; baseline: the
   // baseline's reduce at 2^12 besides; threads: the openmp cell's team; jitter: the run's
   // per-round ratio noise; loop: the reference loop's passes over the run's level (0: no loop).
-  // rebuilt: the baseline plugin is another library in this run (its recorded checksum differs).
+  // library: the baseline plugin's library in this run: as measured, another one (its recorded
+  // checksum differs), or none recorded (a file from before the checksum).
+  enum class Library { same, rebuilt, unrecorded };
   auto run_with = [&](const std::string& name, double factor, double changed, double baseline,
-                      int threads, double jitter, double loop, bool rebuilt) {
+                      int threads, double jitter, double loop, Library library) {
     nlohmann::json run = read_json(base_path());
     for (nlohmann::json& plugin : run["context"]["plugins"]) {
       EXPECT_TRUE(plugin.contains("library_checksum")) << plugin.dump();
-      if (rebuilt && plugin["name"] == "cpu_serial") plugin["library_checksum"] = "crc32:00000000";
+      if (plugin["name"] != "cpu_serial") continue;
+      if (library == Library::rebuilt) plugin["library_checksum"] = "crc32:0badc0de";
+      if (library == Library::unrecorded) plugin.erase("library_checksum");
     }
     for (nlohmann::json& cell : run["results"]) {
       cell.erase("machine_load");
@@ -644,7 +648,8 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // baseline_by_run: the baseline's factor in each new run, where it differs from run to run.
   auto compare = [&](const std::string& tag, double baseline, int threads,
                      const std::vector<double>& levels, double new_loop = 0,
-                     const std::vector<double>& baseline_by_run = {}, bool rebuilt = false) {
+                     const std::vector<double>& baseline_by_run = {},
+                     Library library = Library::same) {
     const std::vector<double> base_levels = levels, new_levels = {levels[1], levels[2], levels[0]};
     const std::vector<double> jitters = {1.0, 1.005, 0.995};
     std::vector<std::string> arguments = {"compare", "--format", "csv"};
@@ -653,11 +658,12 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
       arguments.insert(arguments.end(),
                        {"--base",
                         run_with(tag + "a" + number + ".json", base_levels[i], 1.0, 1.0, threads,
-                                 jitters[i], new_loop == 0 ? 0 : 1, false),
+                                 jitters[i], new_loop == 0 ? 0 : 1,
+                                 library == Library::unrecorded ? library : Library::same),
                         "--new",
                         run_with(tag + "b" + number + ".json", new_levels[i], 1.15,
                                  baseline_by_run.empty() ? baseline : baseline_by_run[i], threads,
-                                 jitters[2 - i], new_loop, rebuilt)});
+                                 jitters[2 - i], new_loop, library)});
     }
     return run_harness(arguments);
   };
@@ -676,7 +682,7 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
           << row.at("plugin") << " " << row.at("why");
     }
   }
-  CommandResult moved = compare("moved_", 1.10, 1, steady, 0, {}, /*rebuilt=*/true);
+  CommandResult moved = compare("moved_", 1.10, 1, steady, 0, {}, Library::rebuilt);
   EXPECT_EQ(moved.exit_code, 1) << moved.out << moved.err;
   const auto rows = csv_rows(moved.out);
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("verdict"), "slower");
@@ -689,7 +695,7 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   EXPECT_EQ(row_for(rows, "reduce", "cpu_serial", "4096").at("paired_ratio"), "");
   // The baseline 10 % slower amid the runs' spread, the cell's own time too noisy to tell: the
   // baseline may have moved, so its ratio does not decide (it would make the cell's change).
-  CommandResult hidden = compare("hidden_", 1.10, 1, wandering, 0, {}, /*rebuilt=*/true);
+  CommandResult hidden = compare("hidden_", 1.10, 1, wandering, 0, {}, Library::rebuilt);
   EXPECT_EQ(hidden.exit_code, 0) << hidden.out << hidden.err;
   const auto hidden_rows = csv_rows(hidden.out);
   const auto& hidden_row = row_for(hidden_rows, "reduce", "openmp", "4096");
@@ -699,20 +705,34 @@ TEST_F(Compare, ACellIsDecidedOverItsBaselineWhereTheyAreOfAKind) {
   // Steady runs, the cell's time 15 % slower beyond doubt, the baseline's own runs spread across
   // the threshold (1.30, 0.92, 1.12): the ratio over it is taken where the time already differs,
   // and here it disagrees with the time, so the cell is too noisy, not slower.
-  CommandResult spread = compare("spread_", 1.0, 1, steady, 0, {1.30, 0.92, 1.12}, true);
+  CommandResult spread =
+      compare("spread_", 1.0, 1, steady, 0, {1.30, 0.92, 1.12}, Library::rebuilt);
   EXPECT_EQ(spread.exit_code, 0) << spread.out << spread.err;
   const auto spread_rows = csv_rows(spread.out);
   const auto& spread_row = row_for(spread_rows, "reduce", "openmp", "4096");
   EXPECT_EQ(spread_row.at("verdict"), "too noisy") << spread_row.at("why");
   EXPECT_TRUE(contains(spread_row.at("why"), "they disagree")) << spread_row.at("why");
-  // The same scene with one baseline library on both sides: its move is the machine's, so the
-  // ratio over it decides (here it disagrees with the time).
-  CommandResult same_library = compare("same_library_", 1.10, 1, wandering);
-  EXPECT_EQ(same_library.exit_code, 0) << same_library.out << same_library.err;
-  const auto same_rows = csv_rows(same_library.out);
-  const auto& same_row = row_for(same_rows, "reduce", "openmp", "4096");
-  EXPECT_EQ(same_row.at("verdict"), "too noisy") << same_row.at("why");
-  EXPECT_TRUE(contains(same_row.at("why"), "they disagree")) << same_row.at("why");
+  // The baseline 6 % slower amid the runs' spread, the cell 15 % slower, its time too noisy alone:
+  // with one baseline library on both sides the baseline's move is the machine's, and over it the
+  // cell is slower (1.15 / 1.06); with another library, or none recorded, it may be the code's, so
+  // the ratio does not decide.
+  for (const Library library : {Library::same, Library::rebuilt, Library::unrecorded}) {
+    const std::string tag = "library" + std::to_string(static_cast<int>(library)) + "_";
+    CommandResult result = compare(tag, 1.06, 1, wandering, 0, {}, library);
+    const auto result_rows = csv_rows(result.out);
+    const auto& result_row = row_for(result_rows, "reduce", "openmp", "4096");
+    if (library == Library::same) {
+      EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+      EXPECT_EQ(result_row.at("verdict"), "slower") << result_row.at("why");
+      EXPECT_EQ(result_row.at("why"),
+                "on time over cpu_serial/loop's in the same rounds (t over runs)");
+    } else {
+      EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+      EXPECT_EQ(result_row.at("verdict"), "too noisy") << result_row.at("why");
+      EXPECT_TRUE(contains(result_row.at("why"), "its own time moved (1.1, 0.61..1.8)"))
+          << result_row.at("why");
+    }
+  }
   // The reference loop slowed as much as the cell (another kernel, moving apart from it): over a
   // baseline of the cell's kind in the same rounds the machine's state is divided out already, so
   // the loop does not veto there.

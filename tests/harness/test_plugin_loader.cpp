@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <vector>
 
 namespace plugbench {
 namespace {
@@ -90,6 +91,9 @@ TEST(PluginLoader, TheSecondPluginWithATakenNameIsIgnored) {
   ASSERT_EQ(plugins.size(), 2u);
   EXPECT_EQ(plugins[0].state, PluginState::available);
   EXPECT_EQ(plugins[1].state, PluginState::broken);
+  // Its code runs nowhere: no checksum, which a reader could take for the name's.
+  EXPECT_FALSE(plugins[0].library_checksum.empty());
+  EXPECT_EQ(plugins[1].library_checksum, "");
   EXPECT_NE(plugins[1].reason.find("a plugin named 'fake_good' was already loaded from"),
             std::string::npos)
       << plugins[1].reason;
@@ -126,6 +130,15 @@ TEST(PluginLoader, ALibrarysChecksumIsTheCrc32OfItsBytes) {
   std::fclose(file);
   EXPECT_EQ(library_checksum(folder.file("check")), "crc32:cbf43926");
   EXPECT_EQ(library_checksum(folder.file("absent")), "");
+  // Read in pieces: 1,500,000 zero bytes (zlib: fd5bca9a), and an empty file.
+  file = std::fopen(folder.file("zeros").c_str(), "wb");
+  ASSERT_NE(file, nullptr);
+  const std::vector<char> zeros(1500000, 0);
+  ASSERT_EQ(std::fwrite(zeros.data(), 1, zeros.size(), file), zeros.size());
+  std::fclose(file);
+  EXPECT_EQ(library_checksum(folder.file("zeros")), "crc32:fd5bca9a");
+  std::fclose(std::fopen(folder.file("empty").c_str(), "wb"));
+  EXPECT_EQ(library_checksum(folder.file("empty")), "crc32:00000000");
 }
 
 }  // namespace

@@ -322,15 +322,16 @@ void estimate_over_baseline_from_history(CellComparison& c,
 
 // Where the paired ratio decides: the cell and its baseline are of a kind (memory space, team
 // size), so that one machine state moves both alike (a one-thread cell beside a sixteen-thread one
-// does not: docs/measurement.md), and the baseline's own move is the machine's. It is where the
-// baseline is one library on both sides (the checksum every run recorded): the same code, so a
-// move is the machine's, which the ratio over it removes. Otherwise a baseline that got faster
-// might make every cell over it look slower: its point within the threshold, it held; its
-// interval wholly beyond, it moved; between, its runs spread too far to say, and the ratio only
-// sharpens a change the cell's own time already shows (its p before the family's adjustment
-// below alpha) and never makes one: on the H100's host a baseline made 15 % faster within such a
-// spread had 103 same-kind cells called over 200 groupings of runs, against 23 with this rule
-// (docs/comparing-results.md).
+// does not: docs/measurement.md), and the baseline's own move may be the machine's. Its interval
+// wholly beyond the threshold: it surely moved, and a move that steady is no machine's noise (its
+// code, its settings or the machine changed): the time decides. Else, where the baseline is one
+// library on both sides (the checksum every run recorded) in one team size, the same code, so its
+// move is the machine's, which the ratio over it removes. Else a baseline that got faster might
+// make every cell over it look slower: its point within the threshold, it held; its runs spread
+// across it, and the ratio only sharpens a change the cell's own time already shows (its p before
+// the family's adjustment below alpha) and never makes one: on the H100's host a baseline made
+// 15 % faster within such a spread had 103 same-kind cells called over 200 groupings of runs,
+// against 23 with this rule (docs/comparing-results.md).
 void choose_over_baseline(std::vector<CellComparison>& comparisons,
                           const CompareSettings& settings) {
   std::map<CellKey, const CellComparison*> by_key;
@@ -353,8 +354,9 @@ void choose_over_baseline(std::vector<CellComparison>& comparisons,
         (*baseline.low > 1 + settings.threshold || *baseline.high < 1 - settings.threshold);
     const bool time_differs = c.p_value && *c.p_value < settings.alpha;
     const bool one_library = !c.base->baseline_library.empty() &&
-                             c.base->baseline_library == c.current->baseline_library;
-    if (!one_library && !held && (surely_moved || !time_differs)) {
+                             c.base->baseline_library == c.current->baseline_library &&
+                             baseline.base->threads == baseline.current->threads;
+    if (surely_moved || (!one_library && !held && !time_differs)) {
       c.baseline_moved = BaselineMove{*baseline.time_estimate, baseline.low, baseline.high};
       continue;
     }

@@ -274,10 +274,10 @@ FileComparison compare_sides(const ComparedSide& base, const ComparedSide& curre
       (runs || settings.history
            ? std::string(" A cell measured in rounds beside its baseline also shows its time "
                          "over the baseline's in the same rounds (paired new/base); where the "
-                         "two are of a kind (memory space, threads) and the baseline is one "
-                         "library on both sides, or its own time held within the threshold (or "
-                         "its runs spread across it and the cell's own time already differs), the "
-                         "test is on that ratio, and the time must agree.")
+                         "two are of a kind (memory space, threads), the baseline did not surely "
+                         "move and it is one library on both sides, or its own time held within "
+                         "the threshold (or its runs spread across it and the cell's own time "
+                         "already differs), the test is on that ratio, and the time must agree.")
            : std::string()) +
       (columns == ComparisonColumns::terminal
            ? " --wide (or --format csv) adds GB/s, the p-values and each reason."

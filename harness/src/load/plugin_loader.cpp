@@ -311,6 +311,7 @@ std::vector<PluginRecord> discover_plugins(const std::vector<PluginFolder>& fold
           record.reason = "a plugin named '" + record.name + "' was already loaded from " +
                           earlier.path + "; this one is ignored";
           record.table = nullptr;
+          record.library_checksum.clear();  // ignored: its code runs nowhere
           break;
         }
       }

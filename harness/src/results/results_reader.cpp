@@ -293,14 +293,18 @@ class CellReader {
 
 namespace {
 
-// Each cell's baseline_library: its baseline plugin's library checksum as the run recorded it.
+// Each cell's baseline_library: its baseline plugin's library checksum as the run recorded it,
+// from the plugin records that loaded (an ignored duplicate of a name ran nothing); none where two
+// loaded records share the name.
 void note_baseline_libraries(const RunContext& context, std::vector<CellResult>& cells) {
-  std::map<std::string, std::string> checksums;  // plugin name -> checksum
+  std::map<std::string, std::string> checksums;  // plugin name -> checksum ("" if ambiguous)
   for (const PluginFacts& plugin : context.plugins) {
+    if (plugin.status == "broken") continue;
     const auto found = plugin.details.find("library_checksum");
-    if (found != plugin.details.end() && found->is_string()) {
-      checksums[plugin.name] = found->get<std::string>();
-    }
+    const std::string checksum =
+        found != plugin.details.end() && found->is_string() ? found->get<std::string>() : "";
+    const auto [entry, added] = checksums.emplace(plugin.name, checksum);
+    if (!added) entry->second.clear();
   }
   for (CellResult& cell : cells) {
     const auto found = checksums.find(cell.baseline.substr(0, cell.baseline.find('/')));
