@@ -81,8 +81,14 @@ std::string prepare_output_folder(const std::string& folder, const std::string& 
 bool same_file(const std::string& a, const std::string& b) {
   struct stat first {
   }, second{};
-  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
-         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  if (::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0) {
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  }
+  std::error_code error;
+  const std::filesystem::path normal_a = std::filesystem::absolute(a, error).lexically_normal();
+  if (error) return false;
+  const std::filesystem::path normal_b = std::filesystem::absolute(b, error).lexically_normal();
+  return !error && normal_a == normal_b;
 }
 
 }  // namespace plugbench

@@ -16,8 +16,9 @@ std::string prepare_output_file(const std::string& path, const std::string& opti
 // The same for a folder that files are written into (made, with its parents, where missing).
 std::string prepare_output_folder(const std::string& folder, const std::string& option);
 
-// Whether both paths exist and name one file (through links or other spellings too): an output
-// that is also an input would be replaced before, or while, it is read.
+// Whether both paths name one file: through links or other spellings where both exist, by any
+// spelling of one path (./run.json, run.json) where either is not there yet. An output that is
+// also an input would be replaced before, or while, it is read.
 bool same_file(const std::string& a, const std::string& b);
 
 }  // namespace plugbench

@@ -20,7 +20,6 @@
 #include <nlohmann/json.hpp>
 
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -102,11 +101,8 @@ std::optional<int> prepare_results_path(const Options& options) {
   const std::string& history = options.output.history_path;
   if (history.empty()) return std::nullopt;
   std::string problem = history_target_problem(history);
-  // Neither may exist yet: the same file by any spelling (./run.json, run.json).
-  const auto normal = [](const std::string& p) {
-    return std::filesystem::absolute(p).lexically_normal();
-  };
-  if (problem.empty() && (same_file(history, path) || normal(history) == normal(path))) {
+  // Neither may exist yet: same_file compares their spellings then (./run.json, run.json).
+  if (problem.empty() && same_file(history, path)) {
     problem = "--history '" + printable_text(history) +
               "' is the run's results file (--json); name the history database";
   }
