@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace plugbench {
@@ -232,6 +233,25 @@ TEST(HostileInput, AnExportOverItsOwnResultsFileIsRefused) {
     EXPECT_TRUE(contains(r.err, "is the results file being exported")) << r.err;
     EXPECT_EQ(plugbench::testing::read_text(run), text);
   }
+}
+
+// --errors (gbench) and --list (gab) given with a format that has no use for them would be dropped
+// without a word, and the user would read an export other than the one asked for: refused, with
+// the format each is for; the default format's own option still goes through.
+TEST(HostileInput, ExportRefusesAnOptionItsFormatDoesNotUse) {
+  const std::string source = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  for (const auto& [format, option, value, what] :
+       {std::tuple{"bmf", "--list", "rate", "--list is for --to gab"},
+        std::tuple{"gbench", "--list", "time", "--list is for --to gab"},
+        std::tuple{"bmf", "--errors", "entries", "--errors is for --to gbench"},
+        std::tuple{"gab", "--errors", "omit", "--errors is for --to gbench"}}) {
+    CommandResult r = run_harness({"export", source, "--to", format, option, value});
+    EXPECT_EQ(r.exit_code, 2) << format << " " << option << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, what)) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out.substr(0, 200);
+  }
+  EXPECT_EQ(run_harness({"export", source, "--to", "gab", "--list", "rate"}).exit_code, 0);
+  EXPECT_EQ(run_harness({"export", source, "--to", "gbench", "--errors", "entries"}).exit_code, 0);
 }
 
 // export reads files as large as show and compare do when told to (--max-file-mib), and refuses

@@ -315,6 +315,31 @@ TEST_F(Report, FiltersKeepTheCellsAskedForEverywhereOnThePage) {
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }
 
+// A selection that keeps no cell (a misspelt plugin) would write a page of nothing that passes
+// for a good one: refused with what the files hold, and no page; an empty run without a
+// selection still gets its page.
+TEST_F(Report, ASelectionThatKeepsNoCellWritesNoPage) {
+  for (const std::vector<std::string>& selection :
+       {std::vector<std::string>{"-p", "cpu_seral"}, std::vector<std::string>{"-w", "scan"},
+        std::vector<std::string>{"-p", "openmp", "-s", "2000"}}) {
+    std::vector<std::string> args{"report", path(), "--out", file("nothing")};
+    args.insert(args.end(), selection.begin(), selection.end());
+    CommandResult r = run_harness(args);
+    EXPECT_EQ(r.exit_code, 2) << selection[1] << ": " << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "keeps no cell of the files, which hold plugins cpu_serial, "
+                         "fake_wrong, openmp and workloads reduce; no page written"))
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(file("nothing"))) << selection[1];
+  }
+  nlohmann::json empty = read_json(path());
+  empty["results"] = nlohmann::json::array();
+  write_file(file("empty.json"), empty.dump());
+  CommandResult r = run_harness({"report", file("empty.json"), "--out", file("empty_page")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(file("empty_page") + "/index.html"));
+}
+
 TEST_F(Report, TheSameFileGivesTheSamePage) {
   ASSERT_EQ(run_harness({"report", path(), "--out", file("a")}).exit_code, 0);
   ASSERT_EQ(run_harness({"report", path(), "--out", file("b")}).exit_code, 0);

@@ -127,6 +127,17 @@ int run_export(int argc, const char* const* argv) {
                          "' is not one of: " + names_in(kGabListNames));
       }
       options.list = *list;
+      // An option the format has no use for would be dropped without a word: the user meant
+      // something by it, so say it instead.
+      if (!values["errors"].defaulted() && *format != ExportFormat::gbench) {
+        throw UsageError("--errors is for --to gbench (" + options.to +
+                         " has no error entry: it leaves out a cell that did not end ok and "
+                         "lists it on stderr); leave --errors out");
+      }
+      if (!values["list"].defaulted() && *format != ExportFormat::gab) {
+        throw UsageError("--list is for --to gab (" + options.to +
+                         " writes a cell's time and rate in one entry); leave --list out");
+      }
     }
   } catch (const UsageError& e) {
     std::cerr << "harness export: " << e.what() << "\n";

@@ -6,6 +6,7 @@
 #include "analyze/report_page.hpp"
 #include "base/output_path.hpp"
 #include "base/safe_text.hpp"
+#include "base/text_list.hpp"
 #include "base/usage_error.hpp"
 #include "cli/subcommand_options.hpp"
 #include "history/cell_filter.hpp"
@@ -17,10 +18,12 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -215,14 +218,33 @@ int run_report(int argc, const char* const* argv) {
   std::string page;
   try {
     std::vector<ResultsFile> files;
+    std::set<std::string> plugins_held, workloads_held;  // before the selection, to name them
     for (const std::string& path : options.files) {
       files.push_back(read_results_file(path, options.max_file_mib << 20));
+      for (const CellResult& cell : files.back().cells) {
+        plugins_held.insert(cell.plugin);
+        workloads_held.insert(cell.workload);
+      }
       files.back().cells = selected_cells(std::move(files.back().cells), options.selection);
     }
     if (options.selection.matched_only) {
       std::vector<std::vector<CellResult>*> cells;
       for (ResultsFile& file : files) cells.push_back(&file.cells);
       keep_matched_in_all(cells);
+    }
+    // A selection that keeps nothing of files that hold cells would make an empty page that
+    // passes for a good one (a misspelt plugin): refused, naming what the files hold.
+    const bool kept_none = std::all_of(files.begin(), files.end(),
+                                       [](const ResultsFile& file) { return file.cells.empty(); });
+    if (kept_none && !plugins_held.empty()) {
+      std::cerr << "harness report: the selection ("
+                << printable_text(selection_text(options.selection))
+                << ") keeps no cell of the files, which hold plugins "
+                << printable_text(join({plugins_held.begin(), plugins_held.end()}))
+                << " and workloads "
+                << printable_text(join({workloads_held.begin(), workloads_held.end()}))
+                << "; no page written\n";
+      return kReportInputError;
     }
     TrendsRead trends = read_trends(options);
     if (trends.exit_code != kReportDone) return trends.exit_code;
