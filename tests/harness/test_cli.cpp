@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <thread>
 #include <utility>
@@ -221,6 +222,27 @@ TEST(Cli, ARunVerifiesEveryCellAndWritesTheResults) {
     EXPECT_FALSE(cell["speedup"].is_null()) << cell.dump();
   }
   EXPECT_EQ(workloads.size(), 7u);
+}
+
+// One repetition has no spread: its cv is shown as missing, never as a steady 0.0 %, in the run's
+// table and in show's; two repetitions have one.
+TEST(Cli, OneRepetitionShowsNoCv) {
+  TempFolder folder;
+  const std::string path = folder.file("one.json");
+  CommandResult r = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "4096", "-r", "1",
+                                 "--json", path, "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::regex row("\n([^\n]*,)?reduce,[^\n]*cpu_serial,loop,([^,]*),([^,]*),");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(r.out, match, row)) << r.out;
+  EXPECT_EQ(match[3].str(), "") << match[0];
+  CommandResult shown = run_harness({"show", path, "--format", "csv"});
+  ASSERT_TRUE(std::regex_search(shown.out, match, row)) << shown.out;
+  EXPECT_EQ(match[3].str(), "") << match[0];
+  CommandResult two = run_harness({"-p", "cpu_serial", "-w", "reduce", "-s", "4096", "-r", "2",
+                                   "--no-json", "--format", "csv"});
+  ASSERT_TRUE(std::regex_search(two.out, match, row)) << two.out;
+  EXPECT_TRUE(std::regex_match(match[3].str(), std::regex("[0-9]+\\.[0-9]%"))) << match[0];
 }
 
 TEST(Cli, ABaselineVariantIsWhatEveryCellsSpeedupIsOver) {

@@ -115,9 +115,13 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
     }
     std::optional<double> end_to_end_ms;
     if (cell.end_to_end) end_to_end_ms = cell.end_to_end->median_ms;
+    // One repetition has no spread: its cv of 0 would read as a perfectly steady time.
+    const bool has_spread =
+        std::max<std::size_t>(cell.kernel->repetitions, cell.kernel->samples_ms.size()) >= 2;
     row.cells.insert(
         row.cells.end(),
-        {format_ms(cell.kernel->median_ms), fixed_text(100 * cell.kernel->cv, 1) + "%",
+        {format_ms(cell.kernel->median_ms),
+         has_spread ? fixed_text(100 * cell.kernel->cv, 1) + "%" : std::string(),
          format_ms(end_to_end_ms), format_ms(in_ms), format_ms(out_ms), format_rate(rate),
          format_number(cell.percent_of_peak, 1),
          format_number(paired_median(cell.paired_percent_of_peak), 1),
