@@ -254,6 +254,30 @@ TEST(HostileInput, ExportRefusesAnOptionItsFormatDoesNotUse) {
   EXPECT_EQ(run_harness({"export", source, "--to", "gbench", "--errors", "entries"}).exit_code, 0);
 }
 
+// An option given "" (a shell variable that was never set) would mean its default, or nothing,
+// without a word: compare would judge without the history asked for, history would write to the
+// default database. Every subcommand refuses it, naming the option, and nothing is written.
+TEST(HostileInput, AnEmptyOptionValueIsRefusedBySubcommands) {
+  TempFolder folder;
+  const std::string run = std::string(PLUGBENCH_SOURCE_DIR) + "/results/cpu-2core-default.json";
+  const std::string data_home = folder.file("data");
+  const std::vector<std::vector<std::string>> commands = {
+      {"compare", run, run, "--history", ""},
+      {"compare", "--base", run, "--new", ""},
+      {"history", "add", "--history", "", run},
+      {"history", "list", "--history", ""},
+      {"report", run, "--out", ""},
+      {"export", run, "--to", "bmf", "--out", ""},
+      {"compare", run, run, "--plugins", ""}};
+  for (const std::vector<std::string>& args : commands) {
+    CommandResult r = run_harness(args, "XDG_DATA_HOME='" + data_home + "' ");
+    const std::string option = args[args.size() - 2];
+    EXPECT_EQ(r.exit_code, 2) << option << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, option + " was given an empty value")) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(data_home)) << "no default history made";
+}
+
 // export reads files as large as show and compare do when told to (--max-file-mib), and refuses
 // one over its limit with the way to raise it.
 TEST(HostileInput, ExportTakesTheSameFileSizeLimitAsShow) {
