@@ -21,6 +21,12 @@ std::string short_number(double value) {
   return number_text(value, "%.2g");
 }
 
+// A ratio in a reason, as the table prints new/base: two significant digits would make 1.016 and
+// 1.057 both "1" or "1.1", on either side of a 5 % threshold.
+std::string ratio_text(double ratio) {
+  return number_text(ratio, "%.3f");
+}
+
 // A number a comparison can use: present and finite (a file's null is read back as NaN).
 std::optional<double> finite(std::optional<double> value) {
   return value && std::isfinite(*value) ? value : std::nullopt;
@@ -386,8 +392,8 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
     const double time_change = c.time_estimate.value_or(*c.ratio) - 1;
     const bool time_within = std::fabs(time_change) <= settings.threshold;
     if (within != time_within || (!within && (change > 0) != (time_change > 0))) {
-      c.detail = "over " + base.paired_baseline + " new/base is " + short_number(1 + change) +
-                 ", the time's is " + short_number(1 + time_change) + ": they disagree";
+      c.detail = "over " + base.paired_baseline + " new/base is " + ratio_text(1 + change) +
+                 ", the time's is " + ratio_text(1 + time_change) + ": they disagree";
       return;
     }
   }
@@ -422,10 +428,10 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
       const BaselineMove& move = *c.baseline_moved;
       std::string interval;
       if (move.low && move.high) {
-        interval = ", " + short_number(*move.low) + ".." + short_number(*move.high);
+        interval = ", " + ratio_text(*move.low) + ".." + ratio_text(*move.high);
       }
       c.detail += "; not over " + c.base->paired_baseline + ": its own time moved (" +
-                  short_number(move.ratio) + interval + ")";
+                  ratio_text(move.ratio) + interval + ")";
     }
   }
   // A verdict on the time stands only where the time over the reference loop moved the same way
@@ -444,7 +450,7 @@ void decide_timed(CellComparison& c, const CompareSettings& settings, std::size_
   const auto called = [&c] { return c.verdict == Verdict::slower || c.verdict == Verdict::faster; };
   if (called() && c.decided_by == "time" && c.normalized_ratio && !moved_too(*c.normalized_ratio)) {
     too_noisy("the reference loop moved as much between the runs: over it new/base is " +
-              short_number(*c.normalized_ratio) + ", the time's is " + short_number(*c.ratio));
+              ratio_text(*c.normalized_ratio) + ", the time's is " + ratio_text(*c.ratio));
   }
   // Other processes took the machine while one side ran: the difference may be theirs.
   for (const auto& [side, name] : {std::pair{&base, "base"}, std::pair{&current, "new"}}) {
