@@ -93,6 +93,25 @@ TEST_F(Show, AnIncompleteFileSaysSo) {
   EXPECT_TRUE(contains(r.out, "3 cells: 3 ok")) << r.out;
 }
 
+// A status this harness does not know (a newer harness's, a hand edit) is shown as written, not
+// as the verification record beside it, and counted apart from the statuses the summary names.
+TEST_F(Show, AStatusThisHarnessDoesNotKnowIsShownAsWrittenAndCountedApart) {
+  nlohmann::json document = read_json(path());
+  ASSERT_TRUE(document["results"][0]["verification"]["passed"].get<bool>());
+  document["results"][0]["status"] = "exploded";
+  const std::string odd = folder_->file("odd_status.json");
+  std::ofstream(odd) << document.dump();
+  CommandResult r = run_harness({"show", odd});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "exploded (a status this harness does not know)")) << r.out;
+  const std::size_t cells = document["results"].size();
+  EXPECT_TRUE(contains(r.out, std::to_string(cells) + " cells: " + std::to_string(cells - 1) +
+                                  " ok, 0 failed verification, 0 errors, 0 crashed, 0 timed "
+                                  "out, 0 unavailable or unsupported, 1 of a status this harness "
+                                  "does not know"))
+      << r.out;
+}
+
 TEST_F(Show, FilesItCannotReadExitTwoNamingTheFileAndNothingIsPrinted) {
   std::string garbage = folder_->file("garbage.json");
   std::ofstream(garbage) << "{\"schema_version\": 1, \"results\": [";

@@ -22,6 +22,9 @@ std::string format_scientific(double value) {
 }
 
 std::string verification_text(const CellResult& cell) {
+  // A status this build does not know (another harness's, a hand edit) says nothing of what its
+  // verification record means: the status is shown, not the record.
+  if (!cell.status.known) return cell.status.unknown + " (a status this harness does not know)";
   if (!cell.verification) return to_string(cell.status);
   const Verification& v = *cell.verification;
   if (!v.passed) return "NO (" + v.error_measure + " " + format_scientific(v.error) + ")";
@@ -195,9 +198,12 @@ TextTable problem_table(const std::string& workload, const std::string& distribu
 }
 
 std::string cell_summary(const std::vector<CellResult>& cells, std::size_t planned) {
-  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, skipped = 0, other = 0;
+  std::size_t ok = 0, failed = 0, errors = 0, crashed = 0, timed_out = 0, skipped = 0, other = 0,
+              unknown = 0;
   for (const CellResult& cell : cells) {
-    if (cell.status == CellStatus::ok)
+    if (!cell.status.known)
+      ++unknown;
+    else if (cell.status == CellStatus::ok)
       ++ok;
     else if (cell.status == CellStatus::failed)
       ++failed;
@@ -217,7 +223,9 @@ std::string cell_summary(const std::vector<CellResult>& cells, std::size_t plann
          std::to_string(failed) + " failed verification, " + std::to_string(errors) + " errors, " +
          std::to_string(crashed) + " crashed, " + std::to_string(timed_out) + " timed out, " +
          (skipped > 0 ? std::to_string(skipped) + " skipped after --max-restarts, " : "") +
-         std::to_string(other) + " unavailable or unsupported";
+         std::to_string(other) + " unavailable or unsupported" +
+         (unknown > 0 ? ", " + std::to_string(unknown) + " of a status this harness does not know"
+                      : std::string());
 }
 
 std::string busy_summary(const std::vector<CellResult>& cells) {
