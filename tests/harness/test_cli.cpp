@@ -435,6 +435,14 @@ TEST(Cli, AnInterruptWritesTheFinishedCellsMarkedIncomplete) {
   EXPECT_GE(results["results"].size(), 1u);  // the finished problem is kept
   EXPECT_LT(results["results"].size(), 4u);  // it stopped early
   for (const nlohmann::json& cell : results["results"]) EXPECT_EQ(cell["status"], "ok");
+  // The file says how many cells the run set out to measure, and show's summary says it as the
+  // run's did: "1 of 4 cells".
+  EXPECT_EQ(results["planned_cells"], 4);
+  const std::string of_four = std::to_string(results["results"].size()) + " of 4 cells: ";
+  EXPECT_TRUE(contains(plugbench::testing::read_text(output), of_four))
+      << plugbench::testing::read_text(output);
+  CommandResult shown = run_harness({"show", path});
+  EXPECT_TRUE(contains(shown.out, of_four)) << shown.out;
 }
 
 TEST(Cli, KillingTheHarnessLeavesTheOldResultsFileWhole) {

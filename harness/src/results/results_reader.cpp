@@ -90,19 +90,13 @@ struct ExpectedField {
   Kind kind;
 };
 constexpr ExpectedField kContextFields[] = {
-    {"/complete", Kind::boolean},
-    {"/interrupted_by_signal", Kind::number},
-    {"/context", Kind::object},
-    {"/context/host", Kind::object},
-    {"/context/host/frequency_scaling", Kind::object},
-    {"/context/build", Kind::object},
-    {"/context/settings", Kind::object},
-    {"/context/time", Kind::string},
-    {"/context/command_line", Kind::string},
-    {"/context/devices", Kind::objects},
-    {"/context/plugins", Kind::objects},
-    {"/context/peaks", Kind::objects},
-    {"/context/mpi", Kind::object},
+    {"/complete", Kind::boolean},          {"/interrupted_by_signal", Kind::number},
+    {"/planned_cells", Kind::number},      {"/context", Kind::object},
+    {"/context/host", Kind::object},       {"/context/host/frequency_scaling", Kind::object},
+    {"/context/build", Kind::object},      {"/context/settings", Kind::object},
+    {"/context/time", Kind::string},       {"/context/command_line", Kind::string},
+    {"/context/devices", Kind::objects},   {"/context/plugins", Kind::objects},
+    {"/context/peaks", Kind::objects},     {"/context/mpi", Kind::object},
     {"/context/mpi/ranks", Kind::objects},
 };
 

@@ -288,6 +288,7 @@ nlohmann::json to_json(const RunContext& run) {
   nlohmann::json j = {{"complete", run.complete}, {"context", std::move(context)}};
   if (run.interrupted_by_signal)
     j["interrupted_by_signal"] = number_json(*run.interrupted_by_signal);
+  if (!run.complete && run.planned_cells) j["planned_cells"] = number_json(*run.planned_cells);
   return j;
 }
 
@@ -392,6 +393,7 @@ RunContext run_context_from_document(const nlohmann::json& document) {
     run.complete = complete->get<bool>();
   }
   run.interrupted_by_signal = number_at(document, "/interrupted_by_signal");
+  run.planned_cells = number_at(document, "/planned_cells");
   return run;
 }
 

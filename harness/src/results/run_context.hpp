@@ -107,7 +107,9 @@ struct RunContext {
   // At the file's top level, beside "context": false where a signal or a lost rank cut the run.
   bool complete = true;
   std::optional<double> interrupted_by_signal;  // the signal that stopped the run
-  std::string time;                             // "2026-11-30T17:02:03Z", as the run began
+  // The cells a cut run set out to measure (every rank's): "3 of 12 cells" in its summary.
+  std::optional<double> planned_cells;
+  std::string time;    // "2026-11-30T17:02:03Z", as the run began
   std::string run_id;  // random, one per run: runs that began in one second differ in it
   std::string command_line;
   HostFacts host;
@@ -135,7 +137,8 @@ nlohmann::json to_json(const HostFacts& host);
 nlohmann::json to_json(const BuildFacts& build);
 nlohmann::json to_json(const DeviceFacts& device);
 // The run's fields of a results document: "complete", "interrupted_by_signal" where a signal
-// stopped the run, and "context". The one writer of them: what run_context_from_document reads.
+// stopped the run, "planned_cells" where it was cut, and "context". The one writer of them: what
+// run_context_from_document reads.
 nlohmann::json to_json(const RunContext& run);
 
 // A file's context, leniently: a field missing or of another type (an older file, one edited by
