@@ -112,6 +112,41 @@ TEST_F(Show, AStatusThisHarnessDoesNotKnowIsShownAsWrittenAndCountedApart) {
       << r.out;
 }
 
+// A cell made busy by the hypervisor's steal (a neighbour VM) is said to be so, not blamed on
+// other processes that took nothing; one made busy by other processes names them alone.
+TEST_F(Show, TheBusyLineNamesWhatTookTheMachine) {
+  nlohmann::json document = read_json(path());
+  const auto load = [](double others, double steal) {
+    return nlohmann::json{{"others_cpu_share", others},
+                          {"steal_share", steal},
+                          {"load_average", 1.0},
+                          {"judged", true},
+                          {"busy", true}};
+  };
+  // The fixture's own run may have been busy (tests beside it): every other cell made quiet.
+  for (nlohmann::json& cell : document["results"]) {
+    cell["machine_load"] = load(0, 0);
+    cell["machine_load"]["busy"] = false;
+  }
+  document["results"][0]["machine_load"] = load(0.002, 0.31);
+  const std::string stolen = folder_->file("stolen.json");
+  std::ofstream(stolen) << document.dump();
+  CommandResult r = run_harness({"show", stolen});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out,
+                       "(the hypervisor took up to 31 % of its CPU time for other machines "
+                       "(steal)): their times may be the neighbours'"))
+      << r.out;
+  EXPECT_FALSE(contains(r.out, "other processes used up to")) << r.out;
+
+  document["results"][0]["machine_load"] = load(0.62, 0.0);
+  const std::string crowded = folder_->file("crowded.json");
+  std::ofstream(crowded) << document.dump();
+  r = run_harness({"show", crowded});
+  EXPECT_TRUE(contains(r.out, "(other processes used up to 62 % of its CPUs): their times"))
+      << r.out;
+}
+
 TEST_F(Show, FilesItCannotReadExitTwoNamingTheFileAndNothingIsPrinted) {
   std::string garbage = folder_->file("garbage.json");
   std::ofstream(garbage) << "{\"schema_version\": 1, \"results\": [";

@@ -5,6 +5,7 @@
 #include "base/safe_text.hpp"
 #include "base/text_list.hpp"
 #include "load/kernel_flags.hpp"
+#include "measure/machine_load.hpp"
 #include "plan/sizes.hpp"
 #include "render/figure_text.hpp"
 
@@ -13,6 +14,8 @@
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace plugbench {
 namespace {
@@ -230,20 +233,33 @@ std::string cell_summary(const std::vector<CellResult>& cells, std::size_t plann
 
 std::string busy_summary(const std::vector<CellResult>& cells) {
   std::size_t busy = 0;
-  double most = 0;
+  double most_others = 0, most_steal = 0;
   for (const CellResult& cell : cells) {
     if (!cell.machine_load || !cell.machine_load->busy) continue;
     ++busy;
-    most = std::max(most, cell.machine_load->others_share);
+    most_others = std::max(most_others, cell.machine_load->others_share);
+    most_steal = std::max(most_steal, cell.machine_load->steal_share);
   }
   if (busy == 0) return "";
-  char share[16];
-  std::snprintf(share, sizeof share, "%.0f %%", 100 * most);
+  const auto percent = [](double share) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.0f %%", 100 * share);
+    return std::string(text);
+  };
+  // Name what made it busy: other processes, or the hypervisor's steal (a neighbour VM), or both;
+  // a steal alone blamed on other processes ("up to 0 %") would send the user to the wrong place.
+  std::vector<std::string> causes;
+  if (most_others > kBusyOthersShare || most_steal <= kBusyStealShare) {
+    causes.push_back("other processes used up to " + percent(most_others) + " of its CPUs");
+  }
+  if (most_steal > kBusyStealShare) {
+    causes.push_back("the hypervisor took up to " + percent(most_steal) +
+                     " of its CPU time for other machines (steal)");
+  }
   // "N of M cells" is what an interrupted run's summary says: this line words its count apart.
   return "the machine was busy in " + std::to_string(busy) + (busy == 1 ? " cell" : " cells") +
-         " of " + std::to_string(cells.size()) + " (other processes used up to " + share +
-         " of its CPUs): their times may be the neighbours' too, and compare calls them too "
-         "noisy\n";
+         " of " + std::to_string(cells.size()) + " (" + join(causes, "; ") +
+         "): their times may be the neighbours' too, and compare calls them too noisy\n";
 }
 
 void print_listing(std::ostream& out, const std::vector<PluginFolder>& folders,
