@@ -135,6 +135,38 @@ TEST(HistoryAdd, AddsARunOnceAndRefusesItAgainEvenReformatted) {
   EXPECT_TRUE(contains(bad.err, "truncated JSON")) << bad.err;
 }
 
+// A file name, a database path or a filter with control bytes reaches the terminal escaped from
+// every history message (added, already there, no history, no match), so a hostile name cannot
+// drive the terminal.
+TEST(HistoryAdd, ControlBytesInNamesAreEscapedInEveryMessage) {
+  TempFolder folder;
+  const std::string database = folder.file("history.sqlite");
+  const std::string run = folder.file("evil\x1b[2Jrun.json");
+  write(base_run(), run);
+  const std::string escaped = folder.file("evil\\x1b[2Jrun.json");
+  CommandResult first = run_harness({"history", "add", "--history", database, run});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_TRUE(contains(first.out, "added " + escaped + " as run 1")) << first.out;
+  CommandResult again = run_harness({"history", "add", "--history", database, run});
+  EXPECT_EQ(again.exit_code, 3);
+  EXPECT_TRUE(contains(again.err, escaped +
+                                      ": this run is already in the history (run 1, added "
+                                      "from " +
+                                      escaped))
+      << again.err;
+  CommandResult none =
+      run_harness({"history", "list", "--history", folder.file("no\x1bne.sqlite")});
+  EXPECT_EQ(none.exit_code, 4);
+  CommandResult unmatched = run_harness({"history", "trend", "--history", database,
+                                         "workload=re\x1b"
+                                         "duce"});
+  EXPECT_TRUE(contains(unmatched.err, "match 'workload=re\\x1bduce'")) << unmatched.err;
+  for (const CommandResult* r : {&first, &again, &none, &unmatched}) {
+    EXPECT_EQ(r->out.find('\x1b'), std::string::npos) << r->out;
+    EXPECT_EQ(r->err.find('\x1b'), std::string::npos) << r->err;
+  }
+}
+
 TEST(HistoryList, ShowsEachRunWithItsMachineCommitAndFile) {
   TempFolder folder;
   const std::string database = folder.file("history.sqlite");

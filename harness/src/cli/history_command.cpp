@@ -139,7 +139,7 @@ int answer(const HistoryOptions& o) {
   // Only add makes a history: a mistyped --history for a query must not answer from a new, empty
   // database.
   if (o.command != "add" && !std::filesystem::exists(o.database)) {
-    std::cerr << "harness history: " << o.database
+    std::cerr << "harness history: " << printable_text(o.database)
               << ": no history there (harness history add FILE... makes one; --history names "
                  "another)\n";
     return kHistoryDatabaseError;
@@ -175,8 +175,9 @@ int answer(const HistoryOptions& o) {
   const CellFilter filter = parse_cell_filter(o.arguments.empty() ? "" : o.arguments.front());
   const std::vector<CellPoint> points = history.cells(filter);
   if (points.empty()) {
-    std::cerr << "harness history " << o.command << ": no cells in " << o.database
-              << (filter.fields.empty() ? "" : " match '" + o.arguments.front() + "'")
+    std::cerr << "harness history " << o.command << ": no cells in " << printable_text(o.database)
+              << (filter.fields.empty() ? ""
+                                        : " match '" + printable_text(o.arguments.front()) + "'")
               << " (harness history list shows the runs)\n";
     return kHistoryDone;
   }
@@ -230,10 +231,10 @@ int run_history(int argc, const char* const* argv) {
     }
     return run_command(options);
   } catch (const UsageError& e) {
-    std::cerr << "harness history: " << e.what() << "\n";
+    std::cerr << "harness history: " << printable_text(e.what()) << "\n";
     return kHistoryInputError;
   } catch (const HistoryError& e) {
-    std::cerr << "harness history: " << e.what() << "\n";
+    std::cerr << "harness history: " << printable_text(e.what()) << "\n";
     return kHistoryDatabaseError;
   }
 }

@@ -2,6 +2,7 @@
 // a second: its host memory against the machine's usual).
 #include "history/history_add.hpp"
 
+#include "base/safe_text.hpp"
 #include "history/memory_level.hpp"
 #include "results/results_reader.hpp"
 
@@ -14,7 +15,7 @@ int add_results_file(HistoryDatabase& history, const std::string& path, std::uin
   try {
     file = read_results_file(path, max_bytes, CellJson::kept);
   } catch (const ResultsFileError& e) {
-    err << who << ": " << e.what() << " (not added)\n";
+    err << who << ": " << printable_text(e.what()) << " (not added)\n";
     return kHistoryInputError;
   }
   AddOutcome outcome;
@@ -23,17 +24,18 @@ int add_results_file(HistoryDatabase& history, const std::string& path, std::uin
   } catch (const nlohmann::json::exception& e) {
     // A field of an unexpected type that the results reader lets through: the transaction has
     // rolled back, nothing of the file is stored.
-    err << who << ": " << path << ": cannot be stored (" << e.what() << "); not added\n";
+    err << who << ": " << printable_text(path) << ": cannot be stored (" << printable_text(e.what())
+        << "); not added\n";
     return kHistoryInputError;
   }
   if (!outcome.added) {
-    err << who << ": " << path << ": this run is already in the history (run " << outcome.run_id
-        << ", added from " << outcome.existing_source << " at " << outcome.existing_added_at
-        << "); not added again\n";
+    err << who << ": " << printable_text(path) << ": this run is already in the history (run "
+        << outcome.run_id << ", added from " << printable_text(outcome.existing_source) << " at "
+        << outcome.existing_added_at << "); not added again\n";
     return kHistoryDuplicate;
   }
-  out << "added " << path << " as run " << outcome.run_id << " (" << file.cells.size()
-      << " cells) to " << history.connection().path() << "\n";
+  out << "added " << printable_text(path) << " as run " << outcome.run_id << " ("
+      << file.cells.size() << " cells) to " << printable_text(history.connection().path()) << "\n";
   if (added) *added = file.context;
   return kHistoryDone;
 }
@@ -46,12 +48,12 @@ void say_memory_levels(HistoryDatabase& history,
     const MemoryLevels levels(history);
     for (const auto& [path, run] : added) {
       const std::string line = memory_level_line(levels.of(run, {run_identity(run)}));
-      if (!line.empty()) out << path << ": " << line << "\n";
+      if (!line.empty()) out << printable_text(path) << ": " << line << "\n";
     }
   } catch (const HistoryError& e) {
     err << "harness history add: the runs were added, but their memory could not be set against "
            "their machines' other runs: "
-        << e.what() << "\n";
+        << printable_text(e.what()) << "\n";
   }
 }
 
@@ -72,11 +74,11 @@ int add_results_to_history(const std::string& database, const std::string& resul
     } catch (const HistoryError& e) {
       err << "harness: --history: the run was added, but its memory could not be set against "
              "the machine's other runs: "
-          << e.what() << "\n";
+          << printable_text(e.what()) << "\n";
     }
     return code;
   } catch (const HistoryError& e) {
-    err << "harness: --history: " << e.what() << "\n";
+    err << "harness: --history: " << printable_text(e.what()) << "\n";
     return kHistoryDatabaseError;
   }
 }
