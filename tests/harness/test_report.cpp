@@ -332,6 +332,19 @@ TEST_F(Report, ASelectionThatKeepsNoCellWritesNoPage) {
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(file("nothing"))) << selection[1];
   }
+  // Files that share no cell, with --matched-only: that is said, not the selection blamed.
+  nlohmann::json scan_only = read_json(path());
+  for (nlohmann::json& cell : scan_only["results"]) cell["workload"] = "scan";
+  write_file(file("scan_only.json"), scan_only.dump());
+  CommandResult apart = run_harness({"report", path(), file("scan_only.json"), "--matched-only",
+                                     "-p", "cpu_serial", "--out", file("nothing")});
+  EXPECT_EQ(apart.exit_code, 2) << apart.err;
+  EXPECT_TRUE(contains(apart.err,
+                       "no cell is in every file (--matched-only): the files share no "
+                       "cell of those the selection keeps; no page written"))
+      << apart.err;
+  EXPECT_FALSE(std::filesystem::exists(file("nothing")));
+
   nlohmann::json empty = read_json(path());
   empty["results"] = nlohmann::json::array();
   write_file(file("empty.json"), empty.dump());

@@ -129,7 +129,8 @@ int run_export(int argc, const char* const* argv) {
       options.list = *list;
       // An option the format has no use for would be dropped without a word: the user meant
       // something by it, so say it instead.
-      if (!values["errors"].defaulted() && *format != ExportFormat::gbench) {
+      // --errors omit is what every other format does anyway: only entries is refused there.
+      if (options.errors == ExportErrors::entries && *format != ExportFormat::gbench) {
         throw UsageError("--errors is for --to gbench (" + options.to +
                          " has no error entry: it leaves out a cell that did not end ok and "
                          "lists it on stderr); leave --errors out");

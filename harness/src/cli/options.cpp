@@ -291,12 +291,15 @@ Options parse_options(int argc, const char* const* argv) {
   o.output.write_json = values.count("no-json") == 0;
   // An empty path is most often an unset variable in a script (--history "$DB"): refused, not
   // taken as the default file or as no history, which would lose the run's record unnoticed.
-  for (const char* option : {"json", "history"}) {
+  // An empty --check-plugin would run the whole benchmark instead of checking a plugin, and pass.
+  for (const char* option : {"json", "history", "check-plugin"}) {
     if (values.count(option) > 0 && values[option].as<std::string>().empty()) {
-      throw UsageError("--" + std::string(option) + " '' names no file; give a path" +
-                       (std::string(option) == "json"
-                            ? " (or leave --json out for results/HOST-TIME.json, or --no-json)"
-                            : " (or leave --history out)"));
+      const std::string name = option;
+      throw UsageError("--" + name + " '' names no file; give a path" +
+                       (name == "json" ? " (or leave --json out for results/HOST-TIME.json, or "
+                                         "--no-json)"
+                        : name == "history" ? " (or leave --history out)"
+                                            : " (the plugin library to check)"));
     }
   }
   if (values.count("json") > 0 && !o.output.write_json) {

@@ -104,7 +104,8 @@ std::string report_usage() {
        << describe_report_options(unused)
        << "\nexit codes: 0 written, 2 usage error (an --out that cannot be a folder, refused "
           "before the page is made) or a file that is not a readable results file, "
-          "or a --trend FILTER that matches no cell of the history, or --history with a file of "
+          "or a --trend FILTER that matches no cell of the history, or -p/-w/-s/--matched-only "
+          "that keep no cell of the files, or --history with a file of "
           "several MPI ranks, 4 the page could not be "
           "written, or the --history database cannot be used (absent, corrupt, newer schema, "
           "another program's: as harness history's exit 4)\n";
@@ -227,6 +228,8 @@ int run_report(int argc, const char* const* argv) {
       }
       files.back().cells = selected_cells(std::move(files.back().cells), options.selection);
     }
+    const bool selected_some = std::any_of(
+        files.begin(), files.end(), [](const ResultsFile& file) { return !file.cells.empty(); });
     if (options.selection.matched_only) {
       std::vector<std::vector<CellResult>*> cells;
       for (ResultsFile& file : files) cells.push_back(&file.cells);
@@ -236,6 +239,13 @@ int run_report(int argc, const char* const* argv) {
     // passes for a good one (a misspelt plugin): refused, naming what the files hold.
     const bool kept_none = std::all_of(files.begin(), files.end(),
                                        [](const ResultsFile& file) { return file.cells.empty(); });
+    if (kept_none && selected_some) {
+      std::cerr << "harness report: no cell is in every file (--matched-only): the files share no "
+                   "cell"
+                << (options.selection.any() ? " of those the selection keeps" : "")
+                << "; no page written\n";
+      return kReportInputError;
+    }
     if (kept_none && !plugins_held.empty()) {
       std::cerr << "harness report: the selection ("
                 << printable_text(selection_text(options.selection))

@@ -277,8 +277,11 @@ nlohmann::json gab_document(const ResultsFile& file) {
                        {"unit", "ms"},
                        {"value", kernel.median_ms},
                        {"range", range},
-                       {"extra", std::to_string(kernel.repetitions) + " repetitions, cv " +
-                                     std::to_string(kernel.cv)}});
+                       {"extra", kernel.repetitions < 2
+                                     // One repetition has no spread: no cv of 0 that reads steady.
+                                     ? std::to_string(kernel.repetitions) + " repetition"
+                                     : std::to_string(kernel.repetitions) + " repetitions, cv " +
+                                           std::to_string(kernel.cv)}});
     if (cell.gbps && std::isfinite(*cell.gbps)) {
       bigger.push_back({{"name", export_name(cell)}, {"unit", "GB/s"}, {"value", *cell.gbps}});
     }
