@@ -286,6 +286,27 @@ TEST(HostileInput, AnEmptyOptionValueIsRefusedBySubcommands) {
   EXPECT_TRUE(contains(check.err, "--check-plugin '' names no file")) << check.err;
 }
 
+// A cell of one repetition has no spread: the gbench export writes no aggregates for it (Google
+// Benchmark writes none for one repetition; a stddev and cv of 0 would read as a steady time),
+// its one entry carries the median's counters, and gab's extra gives no cv.
+TEST(HostileInput, AnExportOfOneRepetitionClaimsNoSpread) {
+  TempFolder folder;
+  const std::string run = folder.file("one.json");
+  ASSERT_EQ(run_harness(
+                {"-p", "cpu_serial", "-w", "reduce", "-s", "4096", "-r", "1", "--json", run, "-q"})
+                .exit_code,
+            0);
+  CommandResult gbench = run_harness({"export", run, "--to", "gbench"});
+  ASSERT_EQ(gbench.exit_code, 0) << gbench.err;
+  const nlohmann::json benchmarks = nlohmann::json::parse(gbench.out)["benchmarks"];
+  ASSERT_EQ(benchmarks.size(), 1u) << benchmarks.dump();
+  EXPECT_EQ(benchmarks[0]["run_type"], "iteration");
+  EXPECT_GT(benchmarks[0]["GB/s"].get<double>(), 0);
+  CommandResult gab = run_harness({"export", run, "--to", "gab"});
+  ASSERT_EQ(gab.exit_code, 0) << gab.err;
+  EXPECT_EQ(nlohmann::json::parse(gab.out)[0]["extra"], "1 repetition") << gab.out;
+}
+
 // export reads files as large as show and compare do when told to (--max-file-mib), and refuses
 // one over its limit with the way to raise it.
 TEST(HostileInput, ExportTakesTheSameFileSizeLimitAsShow) {

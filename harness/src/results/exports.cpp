@@ -68,6 +68,13 @@ nlohmann::json gbench_context(const RunContext& run, const std::vector<CellResul
   return out;
 }
 
+// The cell's figures at its median time, as counters of the entry that stands for it.
+void median_counters(const CellResult& cell, nlohmann::json& entry) {
+  if (cell.gbps) entry["GB/s"] = *cell.gbps;
+  if (cell.percent_of_peak) entry["percent_of_peak"] = *cell.percent_of_peak;
+  if (cell.work_rate) entry["items_per_second"] = *cell.work_rate;
+}
+
 nlohmann::json gbench_entry(const std::string& name, std::size_t family, const CellResult& cell) {
   nlohmann::json entry = {{"name", name},
                           {"family_index", family},
@@ -166,7 +173,14 @@ void for_each_gbench_entry(const ResultsFile& file, bool error_entries,
       if (bytes && kernel.samples_ms[i] > 0) {
         entry["bytes_per_second"] = *bytes / (kernel.samples_ms[i] / 1e3);
       }
+      if (repetitions == 1) median_counters(cell, entry);  // no median entry to carry them
       take(std::move(entry));
+    }
+    // Google Benchmark writes no aggregates for one repetition: a stddev and cv of 0 would read as
+    // a perfectly steady time.
+    if (repetitions < 2) {
+      ++family;
+      continue;
     }
     struct Aggregate {
       const char* name;
@@ -190,11 +204,7 @@ void for_each_gbench_entry(const ResultsFile& file, bool error_entries,
       entry["real_time"] = aggregate.kernel_value * scale;
       entry["cpu_time"] = aggregate.end_to_end_value * scale;
       entry["time_unit"] = "us";
-      if (std::string(aggregate.name) == "median") {
-        if (cell.gbps) entry["GB/s"] = *cell.gbps;
-        if (cell.percent_of_peak) entry["percent_of_peak"] = *cell.percent_of_peak;
-        if (cell.work_rate) entry["items_per_second"] = *cell.work_rate;
-      }
+      if (std::string(aggregate.name) == "median") median_counters(cell, entry);
       take(std::move(entry));
     }
     ++family;
