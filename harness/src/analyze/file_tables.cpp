@@ -93,10 +93,7 @@ FileTables file_tables(const ResultsFile& file, const std::vector<StoredProblem>
     all_cells.insert(all_cells.end(), problem.cells.begin(), problem.cells.end());
   }
   // A cut run's file says how many cells it set out to measure: "3 of 12 cells", as it printed.
-  const std::optional<double> planned = file.context.planned_cells;
-  tables.summary = cell_summary(all_cells, planned && *planned >= 0 && *planned < 1e15
-                                               ? static_cast<std::size_t>(*planned)
-                                               : 0);
+  tables.summary = cell_summary(all_cells, file.context.planned_cells.value_or(0));
   if (std::string busy = busy_summary(all_cells); !busy.empty()) {
     tables.summary += "\n" + busy.substr(0, busy.size() - 1);
   }

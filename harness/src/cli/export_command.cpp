@@ -127,9 +127,8 @@ int run_export(int argc, const char* const* argv) {
                          "' is not one of: " + names_in(kGabListNames));
       }
       options.list = *list;
-      // An option the format has no use for would be dropped without a word: the user meant
-      // something by it, so say it instead.
-      // --errors omit is what every other format does anyway: only entries is refused there.
+      // An option the format has no use for would be dropped without a word: refused instead
+      // (--errors omit is what every other format does anyway, so only entries is).
       if (options.errors == ExportErrors::entries && *format != ExportFormat::gbench) {
         throw UsageError("--errors is for --to gbench (" + options.to +
                          " has no error entry: it leaves out a cell that did not end ok and "

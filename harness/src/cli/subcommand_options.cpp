@@ -10,6 +10,9 @@
 namespace plugbench {
 namespace po = boost::program_options;
 
+namespace {
+
+// Refuses an option given an empty text (a switch aside); `command` is what --help follows.
 void refuse_empty_values(const po::variables_map& values, const po::options_description& described,
                          const std::string& command) {
   // An option given an empty text ("--history \"$DB\"" with DB unset) would mean its default,
@@ -31,6 +34,8 @@ void refuse_empty_values(const po::variables_map& values, const po::options_desc
     }
   }
 }
+
+}  // namespace
 
 po::variables_map parse_subcommand(int argc, const char* const* argv,
                                    const po::options_description& visible,

@@ -288,7 +288,7 @@ nlohmann::json to_json(const RunContext& run) {
   nlohmann::json j = {{"complete", run.complete}, {"context", std::move(context)}};
   if (run.interrupted_by_signal)
     j["interrupted_by_signal"] = number_json(*run.interrupted_by_signal);
-  if (!run.complete && run.planned_cells) j["planned_cells"] = number_json(*run.planned_cells);
+  if (!run.complete && run.planned_cells) j["planned_cells"] = *run.planned_cells;
   return j;
 }
 
@@ -393,7 +393,11 @@ RunContext run_context_from_document(const nlohmann::json& document) {
     run.complete = complete->get<bool>();
   }
   run.interrupted_by_signal = number_at(document, "/interrupted_by_signal");
-  run.planned_cells = number_at(document, "/planned_cells");
+  // A count, or none (a hand edit's fraction, sign or overflow says nothing of the run).
+  if (const std::optional<double> planned = number_at(document, "/planned_cells");
+      planned && *planned >= 0 && *planned < 1e15 && *planned == std::floor(*planned)) {
+    run.planned_cells = static_cast<std::size_t>(*planned);
+  }
   return run;
 }
 

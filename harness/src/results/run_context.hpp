@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -108,7 +109,7 @@ struct RunContext {
   bool complete = true;
   std::optional<double> interrupted_by_signal;  // the signal that stopped the run
   // The cells a cut run set out to measure (every rank's): "3 of 12 cells" in its summary.
-  std::optional<double> planned_cells;
+  std::optional<std::size_t> planned_cells;
   std::string time;    // "2026-11-30T17:02:03Z", as the run began
   std::string run_id;  // random, one per run: runs that began in one second differ in it
   std::string command_line;

@@ -57,7 +57,7 @@ RunContext run_context_of(const RunRecord& run, const RunRequest& options,
   RunContext context;
   context.complete = run.stopped_by_signal == 0 && !run.ranks_lost;
   if (run.stopped_by_signal != 0) context.interrupted_by_signal = run.stopped_by_signal;
-  if (run.planned_cells > 0) context.planned_cells = static_cast<double>(run.planned_cells);
+  if (run.planned_cells > 0) context.planned_cells = run.planned_cells;
   context.time = run.started_at;
   context.run_id = run.run_id;
   context.command_line = options.command_line;
