@@ -58,5 +58,17 @@ PLUGBENCH_KERNEL(
 PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true>>(
     "lookback_bulk_128x32", "lookback_bulk with 4096-item tiles (128 x 32), 12 blocks per SM",
     PB_KERNEL_OPT_IN)});
+// Half the items a wave, and the shipped bulk tile with its look-back changed
+// (tunings/scan_tunings.cu says why).
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 4, 6, 100>, true>>(
+    "lookback_bulk_256x16", "lookback_bulk with 4096-item tiles (256 x 16), 6 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<256, 8, 6, 0>, true>>(
+    "lookback_bulk_spin", "lookback_bulk whose look-back spins without sleeping",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL(
+    {kernel_entry<DeviceCompact<TileShape<256, 8, 6, 100, TileOrder::kClaimed, 64>, true>>(
+        "lookback_bulk_window64", "lookback_bulk reading 64 predecessors per look-back step",
+        PB_KERNEL_OPT_IN)});
 
 }  // namespace plugbench::cuda::opt

@@ -222,6 +222,20 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<128, 16, 6, 100>, ScanTileIn
 PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<128, 8, 10, 100>, ScanTileInShared>>(
     "lookback_bulk_10blocks", "lookback_bulk_128x32 at 10 blocks per SM (no spills)",
     PB_KERNEL_OPT_IN)});
+// Where the shipped bulk tile trails cub (2^23 items, 4-7 %; lab/performance-log.md), two
+// suspects: the last wave (8192 items at 6 blocks an SM make 1.29 waves there; 4096 at 6 make
+// 2.59, where 4096 at 12 make the same waves as the shipped tile), and the look-back's latency on
+// the chain of 1024 tiles (no sleep between polls, or 64 predecessors a round trip).
+PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<256, 4, 6, 100>, ScanTileInShared>>(
+    "lookback_bulk_256x16", "lookback_bulk with 4096-item tiles (256 x 16), 6 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<256, 8, 6, 0>, ScanTileInShared>>(
+    "lookback_bulk_spin", "lookback_bulk whose look-back spins without sleeping",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL(
+    {kernel_entry<DeviceScan<TileShape<256, 8, 6, 100, TileOrder::kClaimed, 64>, ScanTileInShared>>(
+        "lookback_bulk_window64", "lookback_bulk reading 64 predecessors per look-back step",
+        PB_KERNEL_OPT_IN)});
 
 // Pipelined: two buffers of 4096 or 2048 items a block (32 or 16 KiB).
 PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<256, 4, 6, 100>, ScanTilesPipelined>>(
