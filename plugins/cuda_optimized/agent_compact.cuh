@@ -84,6 +84,68 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
   }
 }
 
+// How a warp packs its kept items in place at the start of its segment of the tile (in shared
+// memory), in order; returns how many it kept. A kept item only ever moves to an earlier position,
+// so a chunk is read whole before any lane writes into it.
+//
+// LaneVectorPack: lane `lane` reads items 4 lane .. 4 lane + 3 of each 128-item chunk as one
+// 16-byte vector, and a warp scan of the lanes' counts places them. The segment is read twice (to
+// count, then to pack), and a store instruction's lanes fall 4 words apart: 4 to a bank when most
+// items are kept.
+struct LaneVectorPack {
+  template <class Layout>
+  __device__ __forceinline__ static uint32_t pack(uint32_t* segment, int lane) {
+    auto* vectors = reinterpret_cast<const uint4*>(segment);
+    constexpr int kChunkVectors = Layout::kChunkItems / 4;
+    uint32_t chunk_counts[Layout::kVectors];
+#pragma unroll
+    for (int k = 0; k < Layout::kVectors; ++k) {
+      const uint4 v = vectors[lane + k * kChunkVectors];
+      chunk_counts[k] = (v.x != 0) + (v.y != 0) + (v.z != 0) + (v.w != 0);
+    }
+    uint32_t chunk_offsets[Layout::kVectors];
+    const uint32_t warp_total = warp_segment_scan(chunk_counts, chunk_offsets, lane);
+#pragma unroll
+    for (int k = 0; k < Layout::kVectors; ++k) {
+      const uint4 v = vectors[lane + k * kChunkVectors];
+      __syncwarp();
+      uint32_t position = chunk_offsets[k];
+      if (v.x != 0) segment[position++] = v.x;
+      if (v.y != 0) segment[position++] = v.y;
+      if (v.z != 0) segment[position++] = v.z;
+      if (v.w != 0) segment[position] = v.w;
+    }
+    return warp_total;
+  }
+};
+
+// BallotPack: lane `lane` reads items lane, lane + 32, lane + 64, lane + 96 of each chunk (rows of
+// 32 consecutive words), and one ballot a row places the row's kept items: the segment is read
+// once, no warp scan is needed, and a row's stores fall in consecutive words (no bank conflicts).
+struct BallotPack {
+  template <class Layout>
+  __device__ __forceinline__ static uint32_t pack(uint32_t* segment, int lane) {
+    constexpr int kRows = Layout::kChunkItems / kWarpThreads;
+    const uint32_t lanes_before = (1u << lane) - 1u;
+    uint32_t packed = 0;
+#pragma unroll
+    for (int k = 0; k < Layout::kVectors; ++k) {
+      uint32_t row[kRows];
+#pragma unroll
+      for (int r = 0; r < kRows; ++r)
+        row[r] = segment[k * Layout::kChunkItems + r * kWarpThreads + lane];
+      __syncwarp();
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        const uint32_t keeps = __ballot_sync(0xffffffffu, row[r] != 0);
+        if (row[r] != 0) segment[packed + __popc(keeps & lanes_before)] = row[r];
+        packed += __popc(keeps);
+      }
+    }
+    return packed;
+  }
+};
+
 // Agent, tile in shared memory ("lookback_bulk", as in agent_scan.cuh): the copy engine brings the
 // whole tile in, and each warp packs its kept items in place at the start of its own segment of
 // the tile, so no second buffer is needed: a kept item only ever moves to an earlier position, and
@@ -98,7 +160,7 @@ struct CompactSharedTileStorage {
   TileScanStorageOf<Shape> scan;
 };
 
-template <class Shape, bool kFull>
+template <class Shape, class Pack, bool kFull>
 __device__ __forceinline__ void compact_tile_in_shared(const uint32_t* __restrict__ in,
                                                        uint32_t* __restrict__ kept,
                                                        unsigned long long* __restrict__ count,
@@ -113,31 +175,8 @@ __device__ __forceinline__ void compact_tile_in_shared(const uint32_t* __restric
   load_tile_to_shared<Shape::kThreads, Layout::kTileItems, kFull>(storage.tile, in, tile_base, n,
                                                                   &storage.loaded);
 
-  // Lane `lane` owns items 4 lane .. 4 lane + 3 of each chunk of its warp's segment (TileLayout).
-  auto* vectors = reinterpret_cast<const uint4*>(storage.tile);
-  const int first_vector = warp * (Layout::kWarpItems / 4) + lane;
-  constexpr int kChunkVectors = Layout::kChunkItems / 4;
-  uint32_t chunk_counts[Layout::kVectors];
-#pragma unroll
-  for (int k = 0; k < Layout::kVectors; ++k) {
-    const uint4 v = vectors[first_vector + k * kChunkVectors];
-    chunk_counts[k] = (v.x != 0) + (v.y != 0) + (v.z != 0) + (v.w != 0);
-  }
-  uint32_t chunk_offsets[Layout::kVectors];
-  const uint32_t warp_total = warp_segment_scan(chunk_counts, chunk_offsets, lane);
-
-  // Pack in place: the whole warp reads chunk k before any lane writes into chunks 0..k.
-  uint32_t* segment = storage.tile + warp * Layout::kWarpItems;
-#pragma unroll
-  for (int k = 0; k < Layout::kVectors; ++k) {
-    const uint4 v = vectors[first_vector + k * kChunkVectors];
-    __syncwarp();
-    uint32_t position = chunk_offsets[k];
-    if (v.x != 0) segment[position++] = v.x;
-    if (v.y != 0) segment[position++] = v.y;
-    if (v.z != 0) segment[position++] = v.z;
-    if (v.w != 0) segment[position] = v.w;
-  }
+  const uint32_t warp_total =
+      Pack::template pack<Layout>(storage.tile + warp * Layout::kWarpItems, lane);
 
   const WarpTotals totals = share_warp_totals(warp_total, warp, lane, storage.scan);
   if (warp == 0) {
