@@ -22,12 +22,4 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true>>(
     "decoupled_lookback with each 8192-item tile (256 x 32) in shared memory, copied in by "
     "Hopper's bulk copies (sm_90+) and packed in place, 6 blocks per SM")});
 
-PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true, BallotPack>>(
-    "lookback_bulk_ballot",
-    "lookback_bulk whose warps pack their kept items a row of 32 at a time, placed by a ballot",
-    PB_KERNEL_OPT_IN)});
-PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true, BallotPack>>(
-    "lookback_bulk_ballot_128x32", "lookback_bulk_ballot with 4096-item tiles, 12 blocks per SM",
-    PB_KERNEL_OPT_IN)});
-
 }  // namespace plugbench::cuda::opt

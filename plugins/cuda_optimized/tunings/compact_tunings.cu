@@ -70,5 +70,13 @@ PLUGBENCH_KERNEL(
     {kernel_entry<DeviceCompact<TileShape<256, 8, 6, 100, TileOrder::kClaimed, 64>, true>>(
         "lookback_bulk_window64", "lookback_bulk reading 64 predecessors per look-back step",
         PB_KERNEL_OPT_IN)});
+// The pack without bank conflicts (agent_compact.cuh's BallotPack), at both bulk tile sizes.
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true, BallotPack>>(
+    "lookback_bulk_ballot",
+    "lookback_bulk whose warps pack their kept items a row of 32 at a time, placed by a ballot",
+    PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true, BallotPack>>(
+    "lookback_bulk_ballot_128x32", "lookback_bulk_ballot with 4096-item tiles, 12 blocks per SM",
+    PB_KERNEL_OPT_IN)});
 
 }  // namespace plugbench::cuda::opt
