@@ -85,8 +85,9 @@ __device__ __forceinline__ void compact_tile(const uint32_t* __restrict__ in,
 }
 
 // How a warp packs its kept items in place at the start of its segment of the tile (in shared
-// memory), in order; returns how many it kept. A kept item only ever moves to an earlier position,
-// so a chunk is read whole before any lane writes into it.
+// memory), in order; returns how many it kept. A kept item moves to its own position or an earlier
+// one, so a chunk's stores land in chunks the warp has read; a __syncwarp after reading a chunk
+// keeps any lane from storing into it before every lane has read it.
 //
 // LaneVectorPack: lane `lane` reads items 4 lane .. 4 lane + 3 of each 128-item chunk as one
 // 16-byte vector, and a warp scan of the lanes' counts places them. The segment is read twice (to
