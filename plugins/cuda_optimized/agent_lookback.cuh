@@ -12,13 +12,41 @@
 
 namespace plugbench::cuda::opt {
 
+// How a call clears its look-back words before its kernel: a memset on the stream
+// (MemsetClear), or a small kernel of its own (KernelClear), as cub's init kernel does.
+struct MemsetClear {
+  static void clear(void* words, uint64_t bytes, cudaStream_t stream) {
+    PB_CUDA_CHECK(cudaMemsetAsync(words, 0, bytes, stream));
+  }
+};
+
+template <class Word>
+__global__ void clear_lookback_words(Word* __restrict__ words, uint64_t count) {
+  for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += uint64_t{gridDim.x} * blockDim.x) {
+    words[i] = 0;
+  }
+}
+
+struct KernelClear {
+  static void clear(void* words, uint64_t bytes, cudaStream_t stream) {
+    // The workspace's pieces start 256 bytes apart and hold 64-bit status words: bytes % 8 == 0.
+    const uint64_t count = bytes / sizeof(uint64_t);
+    constexpr unsigned kThreads = 256;
+    const auto blocks = static_cast<unsigned>(div_up(count, uint64_t{kThreads}));
+    clear_lookback_words<<<blocks, kThreads, 0, stream>>>(static_cast<uint64_t*>(words), count);
+    PB_CUDA_CHECK_LAUNCH();
+  }
+};
+
 // A tile of kThreadsPerBlock threads x (4 * kVectorsPerLane) items in blocks of which at least
 // kMinBlocksPerSm fit an SM (__launch_bounds__); the look-back sleeps kDelayNs between reads of a
 // window that is not ready and reads kWindowTiles predecessors a round trip; tiles are taken in
-// kOrder; full tiles' vectors are moved by Vectors (block_tile_scan.cuh).
+// kOrder; full tiles' vectors are moved by Vectors (block_tile_scan.cuh); a call clears its
+// look-back words with Clear.
 template <int kThreadsPerBlock, int kVectorsPerLane, int kMinBlocksPerSm, unsigned kDelayNs,
           TileOrder kOrder = TileOrder::kClaimed, int kWindowTiles = kWarpThreads,
-          class Vectors = CachedVectors>
+          class Vectors = CachedVectors, class ClearWords = MemsetClear>
 struct TileShape {
   static constexpr int kThreads = kThreadsPerBlock;
   static constexpr int kBlocksPerSm = kMinBlocksPerSm;
@@ -26,6 +54,7 @@ struct TileShape {
   static constexpr TileOrder kTileOrder = kOrder;
   static constexpr int kLookbackWindow = kWindowTiles;  // predecessors read per round trip
   using Layout = TileLayout<kThreads, kVectorsPerLane, Vectors>;
+  using Clear = ClearWords;
 };
 
 // The shipped shapes, the same for scan and compaction (docs/performance.md has the measurements
@@ -70,13 +99,14 @@ uint64_t lookback_workspace(void*, const pb_problem& problem) {
 // In a device entry: the call's workspace laid out for tile_count tiles (refused if it is smaller
 // than asked for) and cleared on the stream: the tile counter and every status word start at zero
 // (TileStatus::kInvalid), on each run.
-inline LookbackWorkspace clear_lookback_workspace(sdk::Call& call, cudaStream_t stream,
-                                                  uint64_t tile_count, const char* workload) {
+template <class Shape>
+LookbackWorkspace clear_lookback_workspace(sdk::Call& call, cudaStream_t stream,
+                                           uint64_t tile_count, const char* workload) {
   const LookbackWorkspace w = lookback_workspace_layout(call.workspace<void>(), tile_count);
   if (call.workspace_bytes() < w.bytes) {
     throw sdk::Failure(PB_ERROR, std::string(workload) + ": workspace smaller than asked for");
   }
-  PB_CUDA_CHECK(cudaMemsetAsync(call.workspace<void>(), 0, w.bytes, stream));
+  Shape::Clear::clear(call.workspace<void>(), w.bytes, stream);
   return w;
 }
 

@@ -67,7 +67,8 @@ struct DeviceCompact {
     auto* kept = call.output<uint32_t>(0);
     require_aligned(in, "x");
     const uint64_t tile_count = lookback_tile_count<Shape>(n);
-    const LookbackWorkspace w = clear_lookback_workspace(call, stream, tile_count, kWorkload);
+    const LookbackWorkspace w =
+        clear_lookback_workspace<Shape>(call, stream, tile_count, kWorkload);
     const auto grid = static_cast<unsigned>(tile_count);
     if constexpr (kSharedTile) {
       compact_kernel_shared_tile<Shape, Pack><<<grid, Shape::kThreads, 0, stream>>>(

@@ -95,7 +95,8 @@ struct DeviceScan {
     require_aligned(in, "x");
     require_aligned(out, "prefix");
     const uint64_t tile_count = lookback_tile_count<Shape>(n);
-    const LookbackWorkspace w = clear_lookback_workspace(call, stream, tile_count, kWorkload);
+    const LookbackWorkspace w =
+        clear_lookback_workspace<Shape>(call, stream, tile_count, kWorkload);
     Placement::template launch<Shape>({services, stream, in, out, n, w, tile_count});
     PB_CUDA_CHECK_LAUNCH();
   }
