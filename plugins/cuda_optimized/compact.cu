@@ -22,11 +22,4 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true>>(
     "decoupled_lookback with each 8192-item tile (256 x 32) in shared memory, copied in by "
     "Hopper's bulk copies (sm_90+) and packed in place, 6 blocks per SM")});
 
-PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<
-    TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,
-    true>>(
-    "lookback_bulk_init_kernel",
-    "lookback_bulk clearing its look-back words with a kernel of its own instead of a memset",
-    PB_KERNEL_OPT_IN)});
-
 }  // namespace plugbench::cuda::opt

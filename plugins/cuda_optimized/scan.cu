@@ -51,11 +51,4 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<128, 8, 8, 100>, ScanTileInS
     "(sm_90+)",
     PB_KERNEL_OPT_IN)});
 
-PLUGBENCH_KERNEL({kernel_entry<DeviceScan<
-    TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,
-    ScanTileInShared>>(
-    "lookback_bulk_init_kernel",
-    "lookback_bulk clearing its look-back words with a kernel of its own instead of a memset",
-    PB_KERNEL_OPT_IN)});
-
 }  // namespace plugbench::cuda::opt

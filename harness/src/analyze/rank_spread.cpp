@@ -16,10 +16,10 @@ namespace {
 constexpr double kSignificance = 0.05;
 constexpr int kRanksForIqr = 5;
 
-using Identity = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t, std::uint64_t,
-                            std::string, std::string>;
+using RankCellKey = std::tuple<std::string, std::string, std::uint64_t, std::uint64_t,
+                               std::uint64_t, std::string, std::string>;
 
-Identity identity_of(const CellResult& cell) {
+RankCellKey rank_cell_key(const CellResult& cell) {
   return {cell.workload,     cell.distribution, cell.shape.n, cell.shape.width,
           cell.shape.height, cell.plugin,       cell.variant};
 }
@@ -44,10 +44,10 @@ int severity(const StatusText& cell_status) {
 }
 
 std::vector<std::vector<const CellResult*>> grouped(const std::vector<CellResult>& cells) {
-  std::map<Identity, std::size_t> index;
+  std::map<RankCellKey, std::size_t> index;
   std::vector<std::vector<const CellResult*>> groups;
   for (const CellResult& cell : cells) {
-    auto [it, added] = index.emplace(identity_of(cell), groups.size());
+    auto [it, added] = index.emplace(rank_cell_key(cell), groups.size());
     if (added) groups.emplace_back();
     groups[it->second].push_back(&cell);
   }

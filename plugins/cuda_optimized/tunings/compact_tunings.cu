@@ -79,4 +79,12 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true, B
     "lookback_bulk_ballot_128x32", "lookback_bulk_ballot with 4096-item tiles, 12 blocks per SM",
     PB_KERNEL_OPT_IN)});
 
+// The shipped bulk tile clearing its look-back words with a kernel, as cub does, not a memset.
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<
+    TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,
+    true>>(
+    "lookback_bulk_init_kernel",
+    "lookback_bulk clearing its look-back words with a kernel of its own instead of a memset",
+    PB_KERNEL_OPT_IN)});
+
 }  // namespace plugbench::cuda::opt

@@ -251,4 +251,12 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<128, 4, 12, 100>, ScanTilesP
     "lookback_bulk_pipelined with two 2048-item tiles (128 x 16), 12 blocks per SM",
     PB_KERNEL_OPT_IN)});
 
+// The shipped bulk tile clearing its look-back words with a kernel, as cub does, not a memset.
+PLUGBENCH_KERNEL({kernel_entry<DeviceScan<
+    TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,
+    ScanTileInShared>>(
+    "lookback_bulk_init_kernel",
+    "lookback_bulk clearing its look-back words with a kernel of its own instead of a memset",
+    PB_KERNEL_OPT_IN)});
+
 }  // namespace plugbench::cuda::opt
