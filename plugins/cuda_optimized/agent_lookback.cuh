@@ -20,6 +20,7 @@ struct MemsetClear {
   }
 };
 
+// A template so that every source including this header may define it.
 template <class Word>
 __global__ void clear_lookback_words(Word* __restrict__ words, uint64_t count) {
   for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
