@@ -79,6 +79,11 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 8, 12, 100>, true, B
     "lookback_bulk_ballot_128x32", "lookback_bulk_ballot with 4096-item tiles, 12 blocks per SM",
     PB_KERNEL_OPT_IN)});
 
+// cub's scan shape on sm_90 (128 threads x 24 items, 8 blocks an SM; tunings/scan_tunings.cu).
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 6, 8, 100>, true>>(
+    "lookback_bulk_128x24", "lookback_bulk with cub's tile: 3072 items (128 x 24), 8 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+
 // The shipped bulk tile clearing its look-back words with a kernel, as cub does, not a memset.
 PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<
     TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,

@@ -237,6 +237,12 @@ PLUGBENCH_KERNEL(
         "lookback_bulk_window64", "lookback_bulk reading 64 predecessors per look-back step",
         PB_KERNEL_OPT_IN)});
 
+// cub's own shape on sm_90 (its scan policy: 128 threads x 24 items, 8 blocks an SM) in the bulk
+// kernel: whether the tile size cub picked, not the kernel, is what leads at 2^23.
+PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<128, 6, 8, 100>, ScanTileInShared>>(
+    "lookback_bulk_128x24", "lookback_bulk with cub's tile: 3072 items (128 x 24), 8 blocks per SM",
+    PB_KERNEL_OPT_IN)});
+
 // Pipelined: two buffers of 4096 or 2048 items a block (32 or 16 KiB).
 PLUGBENCH_KERNEL({kernel_entry<DeviceScan<TileShape<256, 4, 6, 100>, ScanTilesPipelined>>(
     "lookback_bulk_pipelined",
