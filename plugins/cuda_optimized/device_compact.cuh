@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   }
 }
 
-template <class Shape, class Pack>
+template <class Shape, class Pack, class WriteOut>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
     compact_kernel_shared_tile(const uint32_t* __restrict__ in, uint32_t* __restrict__ kept,
                                unsigned long long* __restrict__ count, uint64_t n,
@@ -35,19 +35,20 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kBlocksPerSm)
   if (threadIdx.x == 0) bulk_barrier_init(&storage.loaded, 1);
   const uint32_t tile = tile_of_block<Shape::kTileOrder>(tile_counter, storage.scan.next_tile);
   if (is_full_tile<Shape>(tile, n)) {
-    compact_tile_in_shared<Shape, Pack, true>(in, kept, count, n, tile, tile_count, status,
-                                              storage);
+    compact_tile_in_shared<Shape, Pack, WriteOut, true>(in, kept, count, n, tile, tile_count,
+                                                        status, storage);
   } else {
-    compact_tile_in_shared<Shape, Pack, false>(in, kept, count, n, tile, tile_count, status,
-                                               storage);
+    compact_tile_in_shared<Shape, Pack, WriteOut, false>(in, kept, count, n, tile, tile_count,
+                                                         status, storage);
   }
 }
 
 // Device entry: int32 x[n] -> int32 kept[n] (the non-zero x, in order), uint64 count[1]; entries
 // of kept at or past the count are left untouched. kSharedTile: compact_kernel_shared_tile
-// (Hopper's bulk copies), whose warps pack their kept items with Pack (agent_compact.cuh). Counts
-// travel as 32-bit look-back values, hence kMaxN.
-template <class Shape, bool kSharedTile = false, class Pack = LaneVectorPack>
+// (Hopper's bulk copies), whose warps pack their kept items with Pack and whose block writes them
+// out with WriteOut (agent_compact.cuh). Counts travel as 32-bit look-back values, hence kMaxN.
+template <class Shape, bool kSharedTile = false, class Pack = LaneVectorPack,
+          class WriteOut = RunsWriteOut>
 struct DeviceCompact {
   static constexpr const char* kWorkload = "compact";
   static constexpr uint64_t kMaxN = 0xffffffffull;
@@ -71,7 +72,7 @@ struct DeviceCompact {
         clear_lookback_workspace<Shape>(call, stream, tile_count, kWorkload);
     const auto grid = static_cast<unsigned>(tile_count);
     if constexpr (kSharedTile) {
-      compact_kernel_shared_tile<Shape, Pack><<<grid, Shape::kThreads, 0, stream>>>(
+      compact_kernel_shared_tile<Shape, Pack, WriteOut><<<grid, Shape::kThreads, 0, stream>>>(
           in, kept, count, n, static_cast<uint32_t>(tile_count), w.status, w.tile_counter);
     } else {
       compact_kernel<Shape><<<grid, Shape::kThreads, 0, stream>>>(

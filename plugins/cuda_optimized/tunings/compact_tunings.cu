@@ -84,6 +84,16 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 6, 8, 100>, true>>(
     "lookback_bulk_128x24", "lookback_bulk with cub's tile: 3072 items (128 x 24), 8 blocks per SM",
     PB_KERNEL_OPT_IN)});
 
+// The kept items stored 16 bytes a thread (agent_compact.cuh's VectorWriteOut), alone and with
+// the ballot pack: where 99 % are kept the write-out is twice keep50's.
+PLUGBENCH_KERNEL(
+    {kernel_entry<DeviceCompact<SharedTileShape, true, LaneVectorPack, VectorWriteOut>>(
+        "lookback_bulk_vector_out", "lookback_bulk storing its kept items 16 bytes a thread",
+        PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true, BallotPack, VectorWriteOut>>(
+    "lookback_bulk_ballot_vector_out",
+    "lookback_bulk_ballot storing its kept items 16 bytes a thread", PB_KERNEL_OPT_IN)});
+
 // The shipped bulk tile clearing its look-back words with a kernel, as cub does, not a memset.
 PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<
     TileShape<256, 8, 6, 100, TileOrder::kClaimed, kWarpThreads, CachedVectors, KernelClear>,

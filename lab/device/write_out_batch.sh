@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# write_out_batch.sh: issue #38's compaction with 99 % kept, where cub leads from 2^22 to 2^25
+# (lab/performance-log.md), in one device call (a tunings build): the shipped lookback_bulk beside
+# lookback_bulk_vector_out (its kept items stored 16 bytes a thread, one sequence over the warps'
+# runs), lookback_bulk_ballot and lookback_bulk_ballot_vector_out, paired over cub in the same
+# rounds, keep99 and keep50 at 2^21-2^25; --check-plugin on them; and Nsight Compute over cub's
+# compaction, lookback_bulk and lookback_bulk_vector_out with 99 % kept at 2^23 (caches flushed,
+# clocks fixed), so that the kernels' own times and where their warps wait are seen side by side.
+# Packs the profiles into write-out.tgz beside the run's .json and .txt and check.txt.
+#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/write_out_batch.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+: "${OUT:=/tmp/plugbench_device_out}"
+export OUT
+mkdir -p "$OUT"
+nvidia-smi -L
+date -u
+export PLUGBENCH_TUNINGS=ON
+export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
+tunings=lookback_bulk_vector_out,lookback_bulk_ballot,lookback_bulk_ballot_vector_out
+PLUGBENCH_HARNESS_TIMEOUT=200 tools/device_run.sh harness write-out -p cub,cuda_optimized \
+  -w compact -d keep99,keep50 -s 2^21,2^22,2^23,2^24,2^25 -v "lookback_bulk,$tunings" \
+  --baseline cub/library
+timeout 200 build-device/bin/harness --check-plugin \
+  build-device/bin/plugins/libplugbench_cuda_optimized.so -w compact -v "$tunings" \
+  >"$OUT/check.txt" 2>&1
+echo "check-plugin exit code: $?"
+tail -2 "$OUT/check.txt"
+profile() {  # profile NAME PLUGIN KERNEL-FILTER VARIANT: its compaction, 99 % kept at 2^23
+  PLUGBENCH_NCU_TIMEOUT=90 PLUGBENCH_NCU_LAUNCHES=6 PLUGBENCH_NCU_KERNELS="$3" \
+    PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats MemoryWorkloadAnalysis" \
+    tools/device_run.sh ncu "$1" -p "$2" -w compact -d keep99 -s 2^23 -v "$4"
+}
+profile ncu-cub-keep99-2p23 cub "regex:DeviceSelect|DeviceCompact" library
+profile ncu-bulk-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk
+profile ncu-vector-out-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk_vector_out
+date -u
+cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt ./ncu-*[0-9].csv &&
+  tar czf /tmp/write-out.tgz . && mv /tmp/write-out.tgz . &&
+  find . -maxdepth 1 -type f ! -name write-out.tgz ! -name "write-out.json" ! -name "write-out.txt" \
+    ! -name check.txt -delete
+ls -la
