@@ -207,7 +207,7 @@ struct VectorWriteOut {
 // whole tile in, and each warp packs its kept items in place at the start of its own segment of
 // the tile, so no second buffer is needed: a kept item only ever moves to an earlier position, and
 // chunk k's items land in chunks 0..k, which the warp has read by then. The block writes its
-// warps' packed runs out one after another. No items in registers, so more tiles wait for their
+// warps' packed runs out as one run (WriteOut). No items in registers, so more tiles wait for their
 // look-backs at once: 6 blocks of 8192 items per SM (or 12 of 4096), against 8 blocks of 4096 in
 // registers.
 template <class Shape>
