@@ -8,7 +8,7 @@
 # compaction, lookback_bulk and lookback_bulk_vector_out with 99 % kept at 2^23 (caches flushed,
 # clocks fixed), so that the kernels' own times and where their warps wait are seen side by side.
 # Packs the profiles into write-out.tgz beside the run's .json and .txt and check.txt.
-#   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/write_out_batch.sh
+#   PLUGBENCH_SOURCE_COMMIT=<hash> [PROFILE=0] lab/device/write_out_batch.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 : "${OUT:=/tmp/plugbench_device_out}"
@@ -40,9 +40,11 @@ profile() {  # profile NAME PLUGIN KERNEL-FILTER VARIANT: its compaction, 99 % k
     PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats MemoryWorkloadAnalysis" \
     tools/device_run.sh ncu "$1" -p "$2" -w compact -d keep99 -s 2^23 -v "$4"
 }
-profile ncu-cub-keep99-2p23 cub "regex:DeviceSelect|DeviceCompact" library
-profile ncu-bulk-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk
-profile ncu-vector-out-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk_vector_out
+if [[ "${PROFILE:-1}" != 0 ]]; then  # PROFILE=0: no profiles, when device time is short
+  profile ncu-cub-keep99-2p23 cub "regex:DeviceSelect|DeviceCompact" library
+  profile ncu-bulk-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk
+  profile ncu-vector-out-keep99-2p23 cuda_optimized "regex:compact_kernel" lookback_bulk_vector_out
+fi
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt ./ncu-*[0-9].csv &&
   tar czf /tmp/write-out.tgz . && mv /tmp/write-out.tgz . &&
