@@ -8,7 +8,10 @@
 # compaction, lookback_bulk and lookback_bulk_vector_out with 99 % kept at 2^23 (caches flushed,
 # clocks fixed), so that the kernels' own times and where their warps wait are seen side by side.
 # Packs the profiles into write-out.tgz beside the run's .json and .txt and check.txt.
-#   PLUGBENCH_SOURCE_COMMIT=<hash> [PROFILE=0] lab/device/write_out_batch.sh
+#   PLUGBENCH_SOURCE_COMMIT=<hash> [PROFILE=0] [SIZES=...] [DISTRIBUTIONS=...] \
+#     lab/device/write_out_batch.sh
+# Before shipping VectorWriteOut, every size and distribution (a few minutes of device time):
+#   SIZES=2^16,2^18,2^20,2^22,2^23,2^24,2^26,2^28 DISTRIBUTIONS=all PROFILE=0 HARNESS_TIMEOUT=400 ...
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 : "${OUT:=/tmp/plugbench_device_out}"
@@ -19,8 +22,9 @@ date -u
 export PLUGBENCH_TUNINGS=ON
 export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
 tunings=lookback_bulk_vector_out,lookback_bulk_ballot,lookback_bulk_ballot_vector_out
-PLUGBENCH_HARNESS_TIMEOUT=200 tools/device_run.sh harness write-out -p cub,cuda_optimized \
-  -w compact -d keep99,keep50 -s 2^21,2^22,2^23,2^24,2^25 -v "all,$tunings" \
+PLUGBENCH_HARNESS_TIMEOUT="${HARNESS_TIMEOUT:-200}" tools/device_run.sh harness write-out -p cub,cuda_optimized \
+  -w compact -d "${DISTRIBUTIONS:-keep99,keep50}" -s "${SIZES:-2^21,2^22,2^23,2^24,2^25}" \
+  -v "all,$tunings" \
   --baseline cub/library
 export PLUGBENCH_SKIP_BUILD=1  # the later stages use the build above
 timeout 120 build-device/bin/harness --check-plugin \
