@@ -2,8 +2,9 @@
 # write_out_batch.sh: issue #38's compaction with 99 % kept, where cub leads from 2^22 to 2^25
 # (lab/performance-log.md), in one device call (a tunings build): the shipped lookback_bulk beside
 # lookback_bulk_vector_out (its kept items stored 16 bytes a thread, one sequence over the warps'
-# runs), lookback_bulk_ballot and lookback_bulk_ballot_vector_out, paired over cub in the same
-# rounds, keep99 and keep50 at 2^21-2^25; --check-plugin on them and lab/device/write_out_check.cu
+# runs), lookback_bulk_warp_vector_out (each warp its own run so), lookback_bulk_ballot and
+# lookback_bulk_ballot_vector_out, paired over cub in the same rounds, keep99 and keep50 at
+# 2^21-2^25; --check-plugin on them and lab/device/write_out_check.cu
 # (the kernels on inputs --check-plugin does not make); and Nsight Compute over cub's
 # compaction, lookback_bulk and lookback_bulk_vector_out with 99 % kept at 2^23 (caches flushed,
 # clocks fixed), so that the kernels' own times and where their warps wait are seen side by side.
@@ -21,7 +22,7 @@ nvidia-smi -L
 date -u
 export PLUGBENCH_TUNINGS=ON
 export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
-tunings=lookback_bulk_vector_out,lookback_bulk_ballot,lookback_bulk_ballot_vector_out
+tunings=lookback_bulk_vector_out,lookback_bulk_warp_vector_out,lookback_bulk_ballot,lookback_bulk_ballot_vector_out
 PLUGBENCH_HARNESS_TIMEOUT="${HARNESS_TIMEOUT:-200}" tools/device_run.sh harness write-out -p cub,cuda_optimized \
   -w compact -d "${DISTRIBUTIONS:-keep99,keep50}" -s "${SIZES:-2^21,2^22,2^23,2^24,2^25}" \
   -v "all,$tunings" \

@@ -1,8 +1,9 @@
 // write_out_check.cu: the bulk tile's compaction kernel with both packs (LaneVectorPack,
-// BallotPack) and both write-outs (RunsWriteOut, VectorWriteOut) on inputs --check-plugin does
-// not make: every item kept, none, half, 99 %, 1 %, whole warps' segments on and off, 0-4 items
-// a warp; sizes from 1 to 2^22 + 5 (partial tiles); the output starting 0-3 words past a 16-byte
-// boundary, and the words past the count checked untouched. Prints each failure and a summary.
+// BallotPack) and every write-out (RunsWriteOut, VectorWriteOut, WarpVectorWriteOut) on inputs
+// --check-plugin does not make: every item kept, none, half, 99 %, 1 %, whole warps' segments on
+// and off, 0-4 items a warp; sizes from 1 to 2^22 + 5 (partial tiles); the output starting 0-3
+// words past a 16-byte boundary, and the words past the count checked untouched. Prints each
+// failure and a summary.
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Iplugins/cuda_optimized -Iharness/include \
 //     lab/device/write_out_check.cu -o /tmp/write_out_check && /tmp/write_out_check
 #include "device_compact.cuh"
@@ -101,7 +102,9 @@ int main() {
         check<BallotPack, VectorWriteOut>(x, offset, "BallotPack+VectorWriteOut");
         check<LaneVectorPack, RunsWriteOut>(x, offset, "LaneVectorPack+RunsWriteOut");
         check<BallotPack, RunsWriteOut>(x, offset, "BallotPack+RunsWriteOut");
-        checks += 4;
+        check<LaneVectorPack, WarpVectorWriteOut>(x, offset, "LaneVectorPack+WarpVectorWriteOut");
+        check<BallotPack, WarpVectorWriteOut>(x, offset, "BallotPack+WarpVectorWriteOut");
+        checks += 6;
       }
     }
   }

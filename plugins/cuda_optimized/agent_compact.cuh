@@ -203,6 +203,35 @@ struct VectorWriteOut {
   }
 };
 
+// WarpVectorWriteOut: each warp stores its own run, 16 bytes a lane from the run's first 16-byte
+// boundary in the destination (the words before it and the last 0-3 one a lane): VectorWriteOut's
+// stores without its search for each word's run, so a thread holds one run's start, not eight.
+struct WarpVectorWriteOut {
+  template <class Layout, int kThreads>
+  __device__ __forceinline__ static void write(uint32_t* destination, const uint32_t* tile,
+                                               const uint32_t (&runs)[Layout::kWarps]) {
+    const int warp = threadIdx.x / kWarpThreads;
+    const uint32_t lane = threadIdx.x % kWarpThreads;
+    uint32_t before = 0;
+#pragma unroll
+    for (int w = 0; w < Layout::kWarps; ++w) before += w < warp ? runs[w] : 0u;
+    const uint32_t run = runs[warp];
+    const uint32_t* packed = tile + warp * Layout::kWarpItems;
+    uint32_t* out = destination + before;
+    const auto misaligned = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(out) / 4 % 4);
+    const uint32_t head = min(run, (4u - misaligned) % 4u);
+    if (lane < head) out[lane] = packed[lane];
+    const uint32_t vectors = (run - head) / 4;
+    auto* body = reinterpret_cast<uint4*>(out + head);
+    for (uint32_t v = lane; v < vectors; v += kWarpThreads) {
+      const uint32_t* from = packed + head + 4 * v;
+      body[v] = make_uint4(from[0], from[1], from[2], from[3]);
+    }
+    const uint32_t tail = head + 4 * vectors + lane;
+    if (tail < run) out[tail] = packed[tail];
+  }
+};
+
 // Agent, tile in shared memory ("lookback_bulk", as in agent_scan.cuh): the copy engine brings the
 // whole tile in, and each warp packs its kept items in place at the start of its own segment of
 // the tile, so no second buffer is needed: a kept item only ever moves to an earlier position, and

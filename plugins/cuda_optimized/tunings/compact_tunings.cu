@@ -85,11 +85,16 @@ PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<TileShape<128, 6, 8, 100>, true>>(
     PB_KERNEL_OPT_IN)});
 
 // The kept items stored 16 bytes a thread (agent_compact.cuh's VectorWriteOut), alone and with
-// the ballot pack: where 99 % are kept the write-out is twice keep50's.
+// the ballot pack, and each warp storing its own run so (WarpVectorWriteOut): where 99 % are kept
+// the write-out is twice keep50's.
 PLUGBENCH_KERNEL(
     {kernel_entry<DeviceCompact<SharedTileShape, true, LaneVectorPack, VectorWriteOut>>(
         "lookback_bulk_vector_out", "lookback_bulk storing its kept items 16 bytes a thread",
         PB_KERNEL_OPT_IN)});
+PLUGBENCH_KERNEL(
+    {kernel_entry<DeviceCompact<SharedTileShape, true, LaneVectorPack, WarpVectorWriteOut>>(
+        "lookback_bulk_warp_vector_out",
+        "lookback_bulk whose warps store their own kept items 16 bytes a lane", PB_KERNEL_OPT_IN)});
 PLUGBENCH_KERNEL({kernel_entry<DeviceCompact<SharedTileShape, true, BallotPack, VectorWriteOut>>(
     "lookback_bulk_ballot_vector_out",
     "lookback_bulk_ballot storing its kept items 16 bytes a thread", PB_KERNEL_OPT_IN)});
