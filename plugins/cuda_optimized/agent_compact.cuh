@@ -166,9 +166,28 @@ struct RunsWriteOut {
   }
 };
 
-// VectorWriteOut: the runs as one sequence, stored 16 bytes a thread from the first 16-byte
-// boundary of the destination (the words before it and the last 0-3 words one a thread); each
-// word found in its warp's run. A quarter of the store instructions, and no run ends with a
+// Stores count words at `out` on, word(i) the i-th, by `threads` participants of which this is
+// number `index`: 16 bytes each from the first 16-byte boundary of `out`, the words before it and
+// the last 0-3 words one each.
+template <class Word>
+__device__ __forceinline__ void store_words_vectorized(uint32_t* out, uint32_t count,
+                                                       uint32_t index, uint32_t threads,
+                                                       const Word& word) {
+  const auto misaligned = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(out) / 4 % 4);
+  const uint32_t head = min(count, (4u - misaligned) % 4u);
+  if (index < head) out[index] = word(index);
+  const uint32_t vectors = (count - head) / 4;
+  auto* body = reinterpret_cast<uint4*>(out + head);
+  for (uint32_t v = index; v < vectors; v += threads) {
+    const uint32_t first = head + 4 * v;
+    body[v] = make_uint4(word(first), word(first + 1), word(first + 2), word(first + 3));
+  }
+  const uint32_t tail = head + 4 * vectors + index;
+  if (tail < count) out[tail] = word(tail);
+}
+
+// VectorWriteOut: the runs as one sequence, stored 16 bytes a thread (store_words_vectorized);
+// each word found in its warp's run. A quarter of the store instructions, and no run ends with a
 // partial store of every warp; the gather reads shared memory 4 words apart (4 to a bank).
 struct VectorWriteOut {
   template <class Layout, int kThreads>
@@ -189,46 +208,24 @@ struct VectorWriteOut {
       }
       return tile[offset];
     };
-    const auto misaligned = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(destination) / 4 % 4);
-    const uint32_t head = min(total, (4u - misaligned) % 4u);
-    if (threadIdx.x < head) destination[threadIdx.x] = word(threadIdx.x);
-    const uint32_t vectors = (total - head) / 4;
-    auto* out = reinterpret_cast<uint4*>(destination + head);
-    for (uint32_t v = threadIdx.x; v < vectors; v += kThreads) {
-      const uint32_t first = head + 4 * v;
-      out[v] = make_uint4(word(first), word(first + 1), word(first + 2), word(first + 3));
-    }
-    const uint32_t tail = head + 4 * vectors + threadIdx.x;
-    if (tail < total) destination[tail] = word(tail);
+    store_words_vectorized(destination, total, threadIdx.x, kThreads, word);
   }
 };
 
-// WarpVectorWriteOut: each warp stores its own run, 16 bytes a lane from the run's first 16-byte
-// boundary in the destination (the words before it and the last 0-3 one a lane): VectorWriteOut's
-// stores without its search for each word's run, so a thread holds one run's start, not eight.
+// WarpVectorWriteOut: each warp stores its own run, 16 bytes a lane (store_words_vectorized):
+// VectorWriteOut's stores without its search for each word's run, so a thread holds one run's
+// start, not eight.
 struct WarpVectorWriteOut {
   template <class Layout, int kThreads>
   __device__ __forceinline__ static void write(uint32_t* destination, const uint32_t* tile,
                                                const uint32_t (&runs)[Layout::kWarps]) {
     const int warp = threadIdx.x / kWarpThreads;
-    const uint32_t lane = threadIdx.x % kWarpThreads;
     uint32_t before = 0;
 #pragma unroll
     for (int w = 0; w < Layout::kWarps; ++w) before += w < warp ? runs[w] : 0u;
-    const uint32_t run = runs[warp];
     const uint32_t* packed = tile + warp * Layout::kWarpItems;
-    uint32_t* out = destination + before;
-    const auto misaligned = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(out) / 4 % 4);
-    const uint32_t head = min(run, (4u - misaligned) % 4u);
-    if (lane < head) out[lane] = packed[lane];
-    const uint32_t vectors = (run - head) / 4;
-    auto* body = reinterpret_cast<uint4*>(out + head);
-    for (uint32_t v = lane; v < vectors; v += kWarpThreads) {
-      const uint32_t* from = packed + head + 4 * v;
-      body[v] = make_uint4(from[0], from[1], from[2], from[3]);
-    }
-    const uint32_t tail = head + 4 * vectors + lane;
-    if (tail < run) out[tail] = packed[tail];
+    store_words_vectorized(destination + before, runs[warp], threadIdx.x % kWarpThreads,
+                           kWarpThreads, [&](uint32_t i) { return packed[i]; });
   }
 };
 
