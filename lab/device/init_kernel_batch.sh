@@ -7,25 +7,11 @@
 # shipped lookback_bulk. (Nsight Systems, which would show the memset itself, is not on the GPU
 # machine.)
 #   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/init_kernel_batch.sh
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-: "${OUT:=/tmp/plugbench_device_out}"
-export OUT
-mkdir -p "$OUT"
-nvidia-smi -L
-date -u
-export PLUGBENCH_TUNINGS=ON
-export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
+source "$(dirname "$0")/beside_cub.sh"
 tunings=lookback_bulk_init_kernel,lookback_bulk_128x24
-PLUGBENCH_HARNESS_TIMEOUT=200 tools/device_run.sh harness init-kernel -p cub,cuda_optimized \
-  -w scan,compact -d small,keep50,keep99 -s 2^21,2^22,2^23,2^24,2^25 -v "all,$tunings" \
-  --baseline cub/library
-timeout 200 build-device/bin/harness --check-plugin \
-  build-device/bin/plugins/libplugbench_cuda_optimized.so -w scan,compact \
-  -v "lookback_bulk,$tunings" \
-  >"$OUT/check.txt" 2>&1
-echo "check-plugin exit code: $?"
-tail -2 "$OUT/check.txt"
+run_beside_cub init-kernel 200 -w scan,compact -d small,keep50,keep99 \
+  -s 2^21,2^22,2^23,2^24,2^25 -v "all,$tunings"
+check_variants 200 -w scan,compact -v "lookback_bulk,$tunings"
 date -u
 rm -f "$OUT/configure.log"
 ls -la "$OUT"

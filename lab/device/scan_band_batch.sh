@@ -10,31 +10,14 @@
 # Packs what it made into scan-band.tgz beside the run's .json and .txt (the device tool brings
 # back 8 files).
 #   PLUGBENCH_SOURCE_COMMIT=<hash> lab/device/scan_band_batch.sh
-set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 1
-: "${OUT:=/tmp/plugbench_device_out}"
-export OUT
-mkdir -p "$OUT"
-nvidia-smi -L
-date -u
-export PLUGBENCH_TUNINGS=ON
-export PLUGBENCH_BUILD_TARGETS="harness plugbench_plugin_cuda_optimized plugbench_plugin_cub"
+source "$(dirname "$0")/beside_cub.sh"
 tunings=lookback_bulk_256x16,lookback_bulk_spin,lookback_bulk_window64,lookback_bulk_128x32
-PLUGBENCH_HARNESS_TIMEOUT=200 tools/device_run.sh harness scan-band -p cub,cuda_optimized \
-  -w scan,compact -d small,keep50,keep99 -s 2^21,2^22,2^23,2^24,2^25 -v "all,$tunings" \
-  --baseline cub/library
-timeout 240 build-device/bin/harness --check-plugin \
-  build-device/bin/plugins/libplugbench_cuda_optimized.so -w scan,compact -v "$tunings" \
-  >"$OUT/check.txt" 2>&1
-echo "check-plugin exit code: $?"
-tail -2 "$OUT/check.txt"
-profile() {  # profile NAME PLUGIN KERNEL-FILTER VARIANT: the plugin's scan at 2^23, its kernels
-  PLUGBENCH_NCU_TIMEOUT=90 PLUGBENCH_NCU_LAUNCHES=6 PLUGBENCH_NCU_KERNELS="$3" \
-    PLUGBENCH_NCU_SECTIONS="LaunchStats Occupancy SpeedOfLight WarpStateStats SchedulerStats MemoryWorkloadAnalysis" \
-    tools/device_run.sh ncu "$1" -p "$2" -w scan -d small -s 2^23 -v "$4"
-}
-profile ncu-cub-scan-2p23 cub "regex:DeviceScan" library
-profile ncu-bulk-scan-2p23 cuda_optimized "regex:scan_kernel" lookback_bulk
+run_beside_cub scan-band 200 -w scan,compact -d small,keep50,keep99 -s 2^21,2^22,2^23,2^24,2^25 \
+  -v "all,$tunings"
+check_variants 240 -w scan,compact -v "$tunings"
+profile ncu-cub-scan-2p23 cub "regex:DeviceScan" -w scan -d small -s 2^23 -v library
+profile ncu-bulk-scan-2p23 cuda_optimized "regex:scan_kernel" -w scan -d small -s 2^23 \
+  -v lookback_bulk
 date -u
 cd "$OUT" && rm -f ./*.ncu-rep configure.log nvidia-smi.txt ./ncu-*[0-9].csv &&
   tar czf /tmp/scan-band.tgz . && mv /tmp/scan-band.tgz . &&
